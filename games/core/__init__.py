@@ -1,0 +1,19 @@
+"""The engine contract shared by every game (see game.py) and its randomness (rng.py)."""
+
+from .game import (
+    Action,
+    Game,
+    IllegalAction,
+    Option,
+    Seat,
+    State,
+    clone,
+    log_entry,
+    log_visible,
+    score_line,
+)
+
+__all__ = [
+    "Action", "Game", "IllegalAction", "Option", "Seat", "State",
+    "clone", "log_entry", "log_visible", "score_line",
+]

@@ -1,0 +1,227 @@
+"""The conformance checks every registered game must pass (run by tests/games/test_conformance.py).
+
+Each check raises AssertionError with a readable reason. `run_conformance` plays random games to the
+end and applies every check at sampled points: the outcome is complete, states round-trip through
+JSON, illegal input is refused without touching the state, replays are deterministic, and, the
+strongest of them, the resample leak test: for every seat and the spectator, a state that differs
+only in what that seat cannot know gives that seat exactly the same view.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from . import rng
+from .game import Action, Game, IllegalAction, Seat, State
+
+
+@dataclass
+class Report:
+    games: int = 0
+    actions: int = 0
+    resample_checks: int = 0
+    resample_changed: int = 0  # checks where the resampled state really differed outside the PRNG
+    lengths: list[int] = field(default_factory=list)
+
+
+def option_sets(game: Game) -> list[dict[str, Any]]:
+    """Every combination of the game's option values."""
+    names = [o.name for o in game.options]
+    return [dict(zip(names, values)) for values in itertools.product(*(o.choices for o in game.options))]
+
+
+def pick(holder: dict[str, Any], items: list[Any], weights: list[float] | None = None) -> Any:
+    """A reproducible random choice (driven by our own PRNG, so playouts never change with Python)."""
+    if not weights:
+        return items[rng.below(holder, len(items))]
+    ints = [max(1, int(w * 1000)) for w in weights]
+    r = rng.below(holder, sum(ints))
+    for item, w in zip(items, ints):
+        if r < w:
+            return item
+        r -= w
+    return items[-1]
+
+
+def random_step(game: Game, state: State, holder: dict[str, Any]) -> tuple[Seat, Action]:
+    """One random legal (seat, action): a seat among those to act, then one of its actions, weighted by
+    the game's `playout_weight` hook when it has one."""
+    seat = pick(holder, sorted(game.to_act(state)))
+    actions = game.legal_actions(state, seat)
+    assert actions, f"seat {seat} is to act but has no legal action"
+    weigh = getattr(game, "playout_weight", None)
+    weights = [weigh(state, seat, a) for a in actions] if weigh else None
+    return seat, pick(holder, actions, weights)
+
+
+def random_game(game: Game, players: int, seed: int, options: dict[str, Any], policy_seed: int,
+                visit: Callable[[State, int], None] | None = None) -> tuple[State, list[tuple[Seat, Action]]]:
+    """Plays one random game to the end; returns the final state and the actions taken."""
+    state = game.setup(players, seed, options)
+    holder = {"rng": rng.seed_state(policy_seed)}
+    history: list[tuple[Seat, Action]] = []
+    bound = game.action_bound(players)
+    while not game.finished(state):
+        if visit:
+            visit(state, len(history))
+        assert len(history) < bound, f"{game.slug}: no end after {bound} actions (seed {seed})"
+        seat, action = random_step(game, state, holder)
+        state = game.apply(state, seat, action)
+        history.append((seat, action))
+    assert game.to_act(state) == frozenset(), "a finished game has nobody to act"
+    if visit:
+        visit(state, len(history))
+    return state, history
+
+
+def check_outcome(game: Game, state: State) -> None:
+    players = state["players"]
+    result = game.outcome(state)
+    assert result is not None, "a finished game has an outcome"
+    assert json.loads(json.dumps(result)) == result, "the outcome is plain JSON"
+    assert len(result["scores"]) == players, "one score per seat"
+    assert result["winners"] and set(result["winners"]) <= set(range(players)), "winners are seats"
+    assert len(result["breakdown"]) == players, "one breakdown per seat"
+    for seat, lines in enumerate(result["breakdown"]):
+        assert all({"en", "fr", "points"} <= set(line) for line in lines), "breakdown lines have en/fr/points"
+        assert sum(line["points"] for line in lines) == result["scores"][seat], \
+            f"seat {seat}: breakdown lines add up to its score"
+
+
+def check_roundtrip(game: Game, state: State) -> None:
+    text = game.encode(state)
+    back = game.decode(text)
+    assert back == state, "decode(encode(state)) gives the same state"
+    assert game.encode(back) == text, "encoding is canonical"
+
+
+def check_views_plain(game: Game, state: State) -> None:
+    for seat in [*range(state["players"]), None]:
+        view = game.view(state, seat)
+        assert json.loads(json.dumps(view)) == view, f"the view of seat {seat} is plain JSON"
+        for action in view["legal_actions"]:
+            assert isinstance(action, dict) and isinstance(action.get("type"), str), "actions are {type: ...}"
+        assert "rng" not in json.dumps(view), "no view names the PRNG"
+
+
+def mutations(action: Action) -> list[Any]:
+    """Near misses of a legal action: extra keys, and each value changed."""
+    out: list[Any] = [{**action, "unexpected": 1}, {"type": action["type"] + "_nope"}]
+    for key, value in action.items():
+        if key == "type":
+            continue
+        if isinstance(value, bool):
+            out.append({**action, key: not value})
+        elif isinstance(value, int):
+            out += [{**action, key: value + 997}, {**action, key: -1 - value}, {**action, key: str(value)}]
+        elif isinstance(value, str):
+            out += [{**action, key: value + "?"}, {**action, key: 0}]
+        elif isinstance(value, list):
+            out += [{**action, key: value + value + [0]}, {**action, key: None}]
+        else:
+            out.append({**action, key: "?"})
+        out.append({k: v for k, v in action.items() if k != key})
+    return out
+
+
+GARBAGE: list[Any] = [None, "play", 42, [], {}, {"type": 5}, {"type": "no_such_action"}, {"kind": "play"}]
+
+
+def check_illegal_rejected(game: Game, state: State, holder: dict[str, Any]) -> int:
+    """Every refused input raises IllegalAction and leaves the state untouched. Returns how many were tried."""
+    before = game.encode(state)
+    players = state["players"]
+    to_act = game.to_act(state)
+    tried = 0
+
+    def refused(seat: Any, action: Any) -> None:
+        nonlocal tried
+        tried += 1
+        try:
+            game.apply(state, seat, action)
+        except IllegalAction as e:
+            assert str(e), "a refusal carries a sentence"
+        else:
+            raise AssertionError(f"{game.slug}: seat {seat} was allowed {action!r}")
+        assert game.encode(state) == before, "a refused action changed the state"
+
+    for seat in to_act:
+        legal = game.legal_actions(state, seat)
+        for junk in GARBAGE:
+            refused(seat, junk)
+        for action in [pick(holder, legal) for _ in range(3)]:
+            for wrong in mutations(action):
+                if wrong not in legal:
+                    refused(seat, wrong)
+            for other in set(range(players)) - to_act:
+                refused(other, action)
+            refused(-1, action)
+            refused(players, action)
+    return tried
+
+
+def check_resample_hides(game: Game, state: State, seed: int) -> tuple[int, int]:
+    """The resample leak test at one state, for every seat and the spectator.
+    Returns (checks, how many of them really changed hidden information)."""
+    checks = changed = 0
+    for seat in [*range(state["players"]), None]:
+        other = game.resample(state, seat, seed)
+        check_roundtrip(game, other)
+        assert game.view(other, seat) == game.view(state, seat), \
+            f"{game.slug}: seat {seat}'s view depends on something it cannot know"
+        # The resample must be a function of what the seat knows, not of the true hidden state.
+        again = game.resample(other, seat, seed + 1)
+        assert game.encode(again) == game.encode(game.resample(state, seat, seed + 1)), \
+            f"{game.slug}: the resample for seat {seat} depends on hidden information"
+        checks += 1
+        if {k: v for k, v in other.items() if k != "rng"} != {k: v for k, v in state.items() if k != "rng"}:
+            changed += 1
+    return checks, changed
+
+
+def check_determinism(game: Game, players: int, seed: int, options: dict[str, Any],
+                      history: list[tuple[Seat, Action]], final: State) -> None:
+    state = game.setup(players, seed, options)
+    assert game.encode(state) == game.encode(game.setup(players, seed, options)), "setup is deterministic"
+    for seat, action in history:
+        state = game.apply(state, seat, action)
+    assert game.encode(state) == game.encode(final), "same seed and actions give the same state"
+
+
+def run_conformance(game: Game, players: int, options: dict[str, Any], seeds: range,
+                    samples_per_game: int = 3) -> Report:
+    """Random games over `seeds`, with every check at a few sampled points of each."""
+    report = Report()
+    for seed in seeds:
+        holder = {"rng": rng.seed_state(seed * 7919 + 17)}
+        sampled: list[State] = []
+        expected_length = game.action_bound(players)
+
+        def visit(state: State, step: int) -> None:
+            # Sample early, middle and late states (a cheap reservoir by step number).
+            if step == 0 or rng.below(holder, max(1, expected_length // (4 * samples_per_game))) == 0:
+                sampled.append(state)
+
+        final, history = random_game(game, players, seed, options, policy_seed=seed, visit=visit)
+        report.games += 1
+        report.actions += len(history)
+        report.lengths.append(len(history))
+        check_outcome(game, final)
+        check_roundtrip(game, final)
+        check_views_plain(game, final)
+        chosen = sampled if len(sampled) <= samples_per_game else [
+            sampled[rng.below(holder, len(sampled))] for _ in range(samples_per_game)]
+        for state in chosen:
+            check_roundtrip(game, state)
+            check_views_plain(game, state)
+            if not game.finished(state):
+                check_illegal_rejected(game, state, holder)
+            checks, changed = check_resample_hides(game, state, seed=seed * 31 + len(history))
+            report.resample_checks += checks
+            report.resample_changed += changed
+        if seed % 10 == 0:
+            check_determinism(game, players, seed, options, history, final)
+    return report

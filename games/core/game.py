@@ -1,0 +1,240 @@
+"""The contract every game engine implements, and the guards that live once for all of them.
+
+A state is plain JSON data (dicts with string keys, lists, ints, strings, bools, None) so that it
+encodes and decodes exactly. `apply` never modifies its input: it checks the generic guards, clones
+the state and lets the game mutate the clone.
+
+A game subclasses `Game` and fills in the hooks marked "hook"; clients (the server, bots, tests)
+only call the public contract: setup, to_act, legal_actions, apply, view, outcome, resample,
+encode, decode.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+from dataclasses import dataclass
+from typing import Any, ClassVar, Iterable
+
+from . import rng as _rng
+
+State = dict[str, Any]
+Action = dict[str, Any]
+Seat = int
+
+# Keys the core adds to every view; a game's own view part may not use them.
+CORE_VIEW_KEYS = ("game", "seat", "players", "to_act", "legal_actions", "finished", "outcome", "log")
+
+
+class IllegalAction(Exception):
+    """An action the rules refuse. The message is a sentence a player can read (and never a secret)."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """A variant a table may choose when it is created."""
+
+    name: str
+    default: Any
+    choices: tuple[Any, ...]
+    en: str  # what it does, in English
+    fr: str  # the same, in French
+    label_en: str = ""
+    label_fr: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "default": self.default,
+            "choices": list(self.choices),
+            "label_en": self.label_en or self.name,
+            "label_fr": self.label_fr or self.label_en or self.name,
+            "en": self.en,
+            "fr": self.fr,
+        }
+
+
+def clone(state: State) -> State:
+    """A deep copy of plain data (pickle is the fastest deep copy CPython has for it)."""
+    return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+
+
+def score_line(en: str, fr: str, points: int) -> dict[str, Any]:
+    """One line of an outcome breakdown, in both languages."""
+    return {"en": en, "fr": fr, "points": points}
+
+
+def log_entry(key: str, to: Iterable[Seat] | None = None, hide: Iterable[Seat] | None = None,
+              **args: Any) -> dict[str, Any]:
+    """A game-log entry. `to`: only these seats see it; `hide`: everyone but these seats sees it
+    (spectators included). Neither: public. `args` are rendered into the game's `messages[key]`."""
+    entry: dict[str, Any] = {"key": key, "args": args}
+    if to is not None:
+        entry["to"] = sorted(to)
+    if hide is not None:
+        entry["hide"] = sorted(hide)
+    return entry
+
+
+def log_visible(entry: dict[str, Any], seat: Seat | None) -> bool:
+    if "to" in entry:
+        return seat is not None and seat in entry["to"]
+    if "hide" in entry:
+        return seat is None or seat not in entry["hide"]
+    return True
+
+
+class Game:
+    """Base class of every engine. Subclasses set the class attributes and implement the hooks."""
+
+    slug: ClassVar[str]
+    title_en: ClassVar[str]
+    title_fr: ClassVar[str]
+    pitch_en: ClassVar[str] = ""
+    pitch_fr: ClassVar[str] = ""
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    options: ClassVar[tuple[Option, ...]] = ()
+    rules_version: ClassVar[int] = 1
+    # Log message templates: key -> {"en": "...{seat}...", "fr": "..."}; args ending in "seat" are seats.
+    messages: ClassVar[dict[str, dict[str, str]]] = {}
+
+    # ----------------------------------------------------------------------------------- contract
+
+    def setup(self, players: int, seed: int, options: dict[str, Any] | None = None) -> State:
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            raise ValueError(f"{self.title_en} is played by {self.min_players} to {self.max_players} players.")
+        state = self.start(players, _rng.seed_state(seed), self.resolve_options(options))
+        assert isinstance(state.get("rng"), int), "a game state keeps its PRNG in state['rng']"
+        return state
+
+    def resolve_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
+        """The options with defaults filled in; unknown names or values raise ValueError."""
+        options = dict(options or {})
+        known = {o.name: o for o in self.options}
+        for name, value in options.items():
+            if name not in known:
+                raise ValueError(f"Unknown option {name!r} for {self.title_en}.")
+            if value not in known[name].choices or type(value) is not type(known[name].default):
+                raise ValueError(f"Option {name!r} cannot be {value!r}.")
+        return {o.name: options.get(o.name, o.default) for o in self.options}
+
+    def to_act(self, state: State) -> frozenset[Seat]:
+        if self.finished(state):
+            return frozenset()
+        return frozenset(self.actors(state))
+
+    def legal_actions(self, state: State, seat: Seat | None) -> list[Action]:
+        if seat is None or seat not in self.to_act(state):
+            return []
+        return self.moves(state, seat)
+
+    def apply(self, state: State, seat: Seat, action: Any) -> State:
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise IllegalAction("An action must be an object with a \"type\".")
+        if self.finished(state):
+            raise IllegalAction("The game is over.")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state_players(state):
+            raise IllegalAction("There is no such seat at this table.")
+        if seat not in self.to_act(state):
+            raise IllegalAction("It is not your turn to act.")
+        if action not in self.moves(state, seat):
+            raise IllegalAction(self.refusal(state, seat, action) or "That move is not allowed now.")
+        new_state = clone(state)
+        self.play(new_state, seat, action)
+        return new_state
+
+    def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
+        """Everything `seat` (None: a spectator) may know, and nothing else."""
+        if seat is not None and not 0 <= seat < state_players(state):
+            raise ValueError("no such seat")
+        finished = self.finished(state)
+        own = self.observe(state, seat)
+        clash = set(own) & set(CORE_VIEW_KEYS)
+        assert not clash, f"a game view may not use the core keys {clash}"
+        return {
+            "game": self.slug,
+            "seat": seat,
+            "players": state_players(state),
+            "to_act": sorted(self.to_act(state)),
+            "legal_actions": self.legal_actions(state, seat),
+            "finished": finished,
+            "outcome": self.score(state) if finished else None,
+            "log": [{"key": e["key"], "args": e["args"]} for e in state.get("log", ())
+                    if log_visible(e, seat)],
+            **own,
+        }
+
+    def outcome(self, state: State) -> dict[str, Any] | None:
+        """None while the game runs; then {"scores": [...], "winners": [...], "breakdown": [[line...]...],
+        "tiebreak": {"en", "fr"} or None}. Each seat's breakdown lines sum to its score."""
+        return self.score(state) if self.finished(state) else None
+
+    @staticmethod
+    def encode(state: State) -> str:
+        return json.dumps(state, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+    @staticmethod
+    def decode(text: str) -> State:
+        return json.loads(text)
+
+    def render_log(self, entry: dict[str, Any], lang: str, names: list[str]) -> str:
+        """One visible log entry in words; args whose name ends in "seat" become player names."""
+        template = self.messages.get(entry["key"], {}).get(lang) or self.messages.get(entry["key"], {}).get("en")
+        if template is None:
+            return entry["key"]
+        args = {k: (names[v] if k.endswith("seat") and isinstance(v, int) and 0 <= v < len(names) else v)
+                for k, v in entry["args"].items()}
+        try:
+            return template.format(**args)
+        except (KeyError, IndexError, ValueError):
+            return template
+
+    # --------------------------------------------------------------------------------------- hooks
+
+    def start(self, players: int, rng_state: int, options: dict[str, Any]) -> State:
+        """Hook: the initial state; it must keep `rng_state` under "rng" and the player count under "players"."""
+        raise NotImplementedError
+
+    def actors(self, state: State) -> Iterable[Seat]:
+        """Hook: the seats that may act now (only called while the game is not finished)."""
+        raise NotImplementedError
+
+    def finished(self, state: State) -> bool:
+        """Hook: has the game ended?"""
+        raise NotImplementedError
+
+    def moves(self, state: State, seat: Seat) -> list[Action]:
+        """Hook: every legal action of `seat`, which is one of the actors."""
+        raise NotImplementedError
+
+    def play(self, state: State, seat: Seat, action: Action) -> None:
+        """Hook: carry out a legal action on a private copy of the state (mutate it)."""
+        raise NotImplementedError
+
+    def observe(self, state: State, seat: Seat | None) -> dict[str, Any]:
+        """Hook: the game's own part of a view, built as an allow-list."""
+        raise NotImplementedError
+
+    def score(self, state: State) -> dict[str, Any]:
+        """Hook: the outcome of a finished game (see `outcome`)."""
+        raise NotImplementedError
+
+    def resample(self, state: State, seat: Seat | None, seed: int) -> State:
+        """Hook: a state `seat` cannot tell apart from `state`: everything it cannot know (other hands,
+        deck orders, face-down cards, secret missions, hidden money, the PRNG) drawn anew from `seed`.
+        It must depend only on what `seat` knows: resampling a resampled state with the same seed
+        gives the same state. Used by the leak test and by bots."""
+        raise NotImplementedError
+
+    def refusal(self, state: State, seat: Seat, action: Action) -> str | None:
+        """Hook (optional): a more precise sentence for an illegal action. It must not reveal secrets."""
+        return None
+
+    def action_bound(self, players: int) -> int:
+        """Hook: an upper bound on the number of actions in one game (the conformance suite checks it)."""
+        return 10_000
+
+
+def state_players(state: State) -> int:
+    return state["players"]
