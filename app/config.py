@@ -1,0 +1,80 @@
+"""The one settings object, read from the environment.
+
+| variable | meaning | default |
+| --- | --- | --- |
+| `DATABASE_URL` | `postgresql://user:pass@host:port/db` or `sqlite:///path.db` | `sqlite:///tabula.db` in the working directory |
+| `TABULA_BENCHMARK` | `1` also serves the test-only benchmark game | off |
+| `TABULA_PUBLIC_URL` | the site's address as players see it, for the links the API returns | taken from each request |
+| `TABULA_SECURE_COOKIES` | `1` marks the seat cookie `Secure` (set it behind HTTPS) | off |
+| `TABULA_HEARTBEAT` | seconds between websocket heartbeats | 20 |
+| `TABULA_MIGRATE` | `0` skips the migrations at server start | on |
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sqlalchemy.engine import make_url
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def project_root() -> Path:
+    """Where templates/, static/ and migrations/ live: TABULA_ROOT, else the source tree, else the cwd."""
+    candidates = [os.environ.get("TABULA_ROOT"), PACKAGE_DIR.parent, Path.cwd()]
+    for candidate in candidates:
+        if candidate and (Path(candidate) / "migrations" / "env.py").is_file():
+            return Path(candidate)
+    return PACKAGE_DIR.parent
+
+
+def _flag(name: str, default: bool = False) -> bool:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+@dataclass(frozen=True)
+class Settings:
+    database_url: str = field(default_factory=lambda: "sqlite:///" + str(Path.cwd() / "tabula.db"))
+    benchmark: bool = False
+    public_url: str | None = None
+    secure_cookies: bool = False
+    heartbeat: float = 20.0
+    migrate: bool = True
+
+    @classmethod
+    def from_env(cls) -> "Settings":
+        return cls(
+            database_url=os.environ.get("DATABASE_URL") or "sqlite:///" + str(Path.cwd() / "tabula.db"),
+            benchmark=_flag("TABULA_BENCHMARK"),
+            public_url=(os.environ.get("TABULA_PUBLIC_URL") or "").rstrip("/") or None,
+            secure_cookies=_flag("TABULA_SECURE_COOKIES"),
+            heartbeat=float(os.environ.get("TABULA_HEARTBEAT") or 20.0),
+            migrate=_flag("TABULA_MIGRATE", True),
+        )
+
+    @property
+    def is_postgres(self) -> bool:
+        return make_url(self.database_url).get_backend_name() == "postgresql"
+
+    @property
+    def async_url(self) -> str:
+        """The URL with the asyncio driver the server uses (asyncpg or aiosqlite)."""
+        return _with_driver(self.database_url, "asyncpg" if self.is_postgres else "aiosqlite")
+
+    @property
+    def sync_url(self) -> str:
+        """The URL with a blocking driver, for Alembic and admin commands (psycopg or sqlite3)."""
+        return _with_driver(self.database_url, "psycopg" if self.is_postgres else "pysqlite")
+
+
+def _with_driver(url: str, driver: str) -> str:
+    parsed = make_url(url)
+    backend = parsed.get_backend_name()
+    if backend not in {"postgresql", "sqlite"}:
+        raise ValueError(f"DATABASE_URL must be a postgresql:// or sqlite:// URL, not {backend}://")
+    return parsed.set(drivername=f"{backend}+{driver}").render_as_string(hide_password=False)

@@ -1,0 +1,93 @@
+"""The FastAPI application factory."""
+
+from __future__ import annotations
+
+import logging
+from contextlib import asynccontextmanager
+from typing import AsyncIterator
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+import games
+
+from .config import Settings, project_root
+from .db import make_async_engine, migrate_async
+from .realtime.hub import Hub
+from .services.errors import ServiceError
+from .services.tables import TablesService
+
+log = logging.getLogger("tabula")
+
+DESCRIPTION = """
+Tabula's JSON API: the same one the pages, bots and other clients use.
+
+* Create a table, share its **invite key** (to join) and its **spectator key** (to watch).
+* Joining returns a secret **seat token**: send it as `Authorization: Bearer <token>`.
+* Every change bumps the table's `version`; submit actions with the version you saw.
+* Live updates: a websocket at `/ws/tables/{id}` sends the full view, then JSON Patches (RFC 6902)
+  between your previous and your new view (see `app/realtime/PROTOCOL.md`).
+
+Errors are `{"error": "<a sentence>"}`; a 409 also carries your current `version` and `view`.
+"""
+
+
+def served_games(settings: Settings) -> dict[str, games.Game]:
+    served = dict(games.REGISTRY)
+    if settings.benchmark:
+        served.update(games.BENCHMARK_GAMES)
+    return served
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings.from_env()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if settings.migrate:
+            await migrate_async(settings)
+        engine = make_async_engine(settings)
+        service = TablesService(engine, served_games(settings), is_postgres=settings.is_postgres)
+        hub = Hub(service, database_url=settings.database_url, is_postgres=settings.is_postgres,
+                  heartbeat=settings.heartbeat)
+        app.state.engine = engine
+        app.state.service = service
+        app.state.hub = hub
+        await hub.start()
+        try:
+            yield
+        finally:
+            await hub.stop()
+            await engine.dispose()
+
+    app = FastAPI(title="Tabula", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
+    app.state.settings = settings
+    app.state.games = served_games(settings)
+
+    @app.exception_handler(ServiceError)
+    async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:
+        return JSONResponse(exc.body(), status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def malformed(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+        message = first.get("msg", "invalid input")
+        return JSONResponse({"error": f"Malformed request: {where + ': ' if where else ''}{message}."},
+                            status_code=400)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        detail = exc.detail if isinstance(exc.detail, str) else "Error."
+        return JSONResponse({"error": detail}, status_code=exc.status_code, headers=exc.headers)
+
+    from .routes import api, pages, ws
+
+    app.include_router(api.router)
+    app.include_router(ws.router)
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=project_root() / "static"), name="static")
+    return app

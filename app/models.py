@@ -1,0 +1,121 @@
+"""The database schema: tables (one row per game table), their seats, the append-only action log, and
+live presence. Every change here needs an Alembic migration (tests/app/test_migrations.py checks it).
+
+A table's `state` is the engine's canonical encoding (`Game.encode`) of the state after `version`;
+replaying the `actions` rows in version order from `setup(players, seed, options)` must give it back
+exactly (`tabula replay-check`). The `seed` is secret until the game is over.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+# Stable constraint names, so migrations can refer to them on every database.
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+LOBBY = "lobby"
+PLAYING = "playing"
+FINISHED = "finished"
+STATUSES = (LOBBY, PLAYING, FINISHED)
+
+SPECTATOR_SEAT = -1  # presence rows for spectators
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class Table(Base):
+    """One game table. `version` counts every change a client can see (joins, leaves, start, actions)."""
+
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40))
+    players: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)  # secret until the game is over
+    status: Mapped[str] = mapped_column(String(16), default=LOBBY)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    rules_version: Mapped[int] = mapped_column(Integer)
+    state: Mapped[str | None] = mapped_column(Text, nullable=True)  # Game.encode(state); None in the lobby
+    invite_key: Mapped[str] = mapped_column(String(64), unique=True)
+    spectator_key: Mapped[str] = mapped_column(String(64), unique=True)
+    spectators: Mapped[int] = mapped_column(Integer, default=0)  # live count, kept by the realtime hub
+    # Room for the turn timer of a later issue: seconds per decision (None: no timer) and the deadline.
+    turn_timer: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    deadline_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    seats: Mapped[list["Seat"]] = relationship(back_populates="table", order_by="Seat.number")
+
+    __table_args__ = (Index("ix_tables_status_updated", "status", "updated_at"),)
+
+
+class Seat(Base):
+    """One seat of a table. A claimed seat has a name and the SHA-256 of its secret token."""
+
+    __tablename__ = "seats"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    connected: Mapped[bool] = mapped_column(Boolean, default=False)
+    joined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # Room for the bot issue: the level of a bot sitting here, and whether it took over from a person.
+    bot_level: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    bot_takeover: Mapped[bool] = mapped_column(Boolean, default=False)
+
+    table: Mapped[Table] = relationship(back_populates="seats")
+
+
+class ActionLog(Base):
+    """The append-only action log: the action that took the table to `version`."""
+
+    __tablename__ = "actions"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(Text)  # compact JSON
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Presence(Base):
+    """Open websocket connections, per server process (`instance`), table and seat (-1: spectators).
+    Each process refreshes `seen_at` while it runs; rows of a process that died expire."""
+
+    __tablename__ = "presence"
+
+    instance: Mapped[str] = mapped_column(String(32), primary_key=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    connections: Mapped[int] = mapped_column(Integer)
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (Index("ix_presence_table", "table_id"),)

@@ -1,0 +1,215 @@
+"""The JSON API (documented in OpenAPI at /docs and /openapi.json)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Header, Query, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..services.tables import TablesService
+
+router = APIRouter(prefix="/api", tags=["tables"])
+
+
+def get_service(request: Request) -> TablesService:
+    return request.app.state.service
+
+
+ServiceDep = Annotated[TablesService, Depends(get_service)]
+
+
+def credential_from(request: Request, authorization: str | None, spectate: str | None) -> str | None:
+    """The caller's credential: `Authorization: Bearer <seat token or spectator key>`, the `spectate`
+    query parameter, or the seat cookie the pages set."""
+    if authorization:
+        scheme, _, value = authorization.partition(" ")
+        if scheme.lower() == "bearer" and value.strip():
+            return value.strip()
+    if spectate:
+        return spectate
+    table_id = request.path_params.get("table_id")
+    if table_id:
+        return request.cookies.get(seat_cookie(table_id))
+    return None
+
+
+def seat_cookie(table_id: str) -> str:
+    return f"tabula_seat_{table_id}"
+
+
+AuthHeader = Annotated[str | None, Header(description="`Bearer <seat token>` or `Bearer <spectator key>`")]
+SpectateQuery = Annotated[str | None, Query(description="The spectator key (instead of the header)")]
+
+
+class Error(BaseModel):
+    error: str = Field(description="A sentence saying what went wrong.")
+
+
+class Stale(BaseModel):
+    error: str
+    version: int | None = Field(None, description="The table's current version.")
+    view: dict[str, Any] | None = Field(None, description="Your current view.")
+
+
+class CreateTable(BaseModel):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"example": {"game": "ave_cesar", "players": 3}})
+    game: str = Field(description="The game's slug (see GET /api/games).")
+    players: int = Field(strict=True, description="How many seats.")
+    options: dict[str, Any] = Field(default_factory=dict, description="The game's options; defaults fill the rest.")
+    turn_timer: int | None = Field(None, description="Reserved: seconds per decision (not enforced yet).")
+
+
+class SeatInfo(BaseModel):
+    number: int
+    name: str | None
+    taken: bool
+    connected: bool
+    bot: str | None = None
+
+
+class TableInfo(BaseModel):
+    id: str
+    game: str
+    title_en: str
+    title_fr: str
+    players: int
+    options: dict[str, Any]
+    status: str = Field(description="lobby, playing or finished")
+    version: int
+    seats: list[SeatInfo]
+    spectators: int
+    turn_timer: int | None = None
+    created_at: str | None
+    started_at: str | None
+    finished_at: str | None
+
+
+class CreatedTable(TableInfo):
+    invite_key: str = Field(description="Needed to join: share it with the players.")
+    spectator_key: str = Field(description="Needed to watch: share it with spectators. It cannot act.")
+    invite_url: str
+    spectator_url: str
+
+
+class JoinTable(BaseModel):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"example": {"invite": "…", "name": "Livia"}})
+    invite: str = Field(description="The table's invite key.")
+    name: str = Field(description="Your display name (1 to 40 characters).")
+    seat: int | None = Field(None, strict=True, description="A particular free seat; the first free one otherwise.")
+
+
+class Joined(BaseModel):
+    table: str
+    seat: int
+    token: str = Field(description="Your secret seat token: keep it. Send it as `Authorization: Bearer`.")
+    seat_url: str = Field(description="Your personal link: opens the table as you, on any device.")
+    version: int
+
+
+class ViewBody(BaseModel):
+    version: int
+    view: dict[str, Any] = Field(description="{\"table\": public table facts, \"game\": the game's view for you}")
+
+
+class SubmitAction(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"example": {"version": 7, "action": {"type": "play", "index": 2}}})
+    version: int = Field(strict=True, description="The table version your view showed.")
+    action: dict[str, Any] = Field(description="One of the `legal_actions` of your view.")
+
+
+class Acted(BaseModel):
+    version: int = Field(description="The new table version (the move is committed).")
+
+
+class Left(BaseModel):
+    version: int
+
+
+class GameInfo(BaseModel):
+    slug: str
+    title_en: str
+    title_fr: str
+    min_players: int
+    max_players: int
+    options: list[dict[str, Any]]
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": Error, "description": "Malformed input"},
+    403: {"model": Error, "description": "Bad credentials, or a seat that may not do this"},
+    404: {"model": Error, "description": "No such table"},
+}
+
+
+def base_url(request: Request) -> str:
+    return request.app.state.settings.public_url or str(request.base_url).rstrip("/")
+
+
+@router.get("/games", response_model=list[GameInfo], summary="The games this server offers")
+async def list_games(request: Request) -> list[dict[str, Any]]:
+    return [{"slug": slug, "title_en": g.title_en, "title_fr": g.title_fr, "min_players": g.min_players,
+             "max_players": g.max_players, "options": [o.as_dict() for o in g.options]}
+            for slug, g in request.app.state.games.items()]
+
+
+@router.post("/tables", status_code=201, response_model=CreatedTable, responses=ERRORS,
+             summary="Create a table")
+async def create_table(body: CreateTable, request: Request, service: ServiceDep) -> dict[str, Any]:
+    snap = await service.create(body.game, body.players, body.options, body.turn_timer)
+    info = await service.summary(snap.id)
+    base = base_url(request)
+    return {**info, "invite_key": snap.invite_key, "spectator_key": snap.spectator_key,
+            "invite_url": f"{base}/t/{snap.id}/join?key={snap.invite_key}",
+            "spectator_url": f"{base}/t/{snap.id}/watch?key={snap.spectator_key}"}
+
+
+@router.get("/tables/{table_id}", response_model=TableInfo, responses=ERRORS, summary="A table's public facts")
+async def get_table(table_id: str, service: ServiceDep) -> dict[str, Any]:
+    return await service.summary(table_id)
+
+
+@router.post("/tables/{table_id}/join", status_code=201, response_model=Joined,
+             responses={**ERRORS, 409: {"model": Error, "description": "The seat is taken or the table started"}},
+             summary="Claim a seat with the invite key")
+async def join_table(table_id: str, body: JoinTable, request: Request, service: ServiceDep) -> dict[str, Any]:
+    seat, token = await service.join(table_id, body.invite, body.name, body.seat)
+    snap = await service.current(table_id)
+    return {"table": table_id, "seat": seat, "token": token, "version": snap.version,
+            "seat_url": f"{base_url(request)}/t/{table_id}/seat/{token}"}
+
+
+@router.post("/tables/{table_id}/leave", response_model=Left,
+             responses={**ERRORS, 409: {"model": Error, "description": "The game has started"}},
+             summary="Give your seat back (before the start)")
+async def leave_table(table_id: str, request: Request, service: ServiceDep,
+                      authorization: AuthHeader = None) -> dict[str, Any]:
+    version = await service.leave(table_id, credential_from(request, authorization, None))
+    return {"version": version}
+
+
+@router.get("/tables/{table_id}/view", response_model=ViewBody, responses=ERRORS,
+            summary="Your view of the table (seat token or spectator key)")
+async def get_view(table_id: str, request: Request, service: ServiceDep, authorization: AuthHeader = None,
+                   spectate: SpectateQuery = None) -> JSONResponse:
+    version, view = await service.view(table_id, credential_from(request, authorization, spectate))
+    return JSONResponse({"version": version, "view": view})
+
+
+@router.post("/tables/{table_id}/actions", response_model=Acted,
+             responses={**ERRORS, 409: {"model": Stale, "description": "Stale version (or the game is not on)"},
+                        422: {"model": Error, "description": "The rules refuse this action"}},
+             summary="Submit an action (the one write path)")
+async def submit_action(table_id: str, body: SubmitAction, request: Request, service: ServiceDep,
+                        authorization: AuthHeader = None) -> dict[str, Any]:
+    credential = credential_from(request, authorization, None)
+    version = await service.act(table_id, credential, body.version, body.action)
+    return {"version": version}
+
+
+@router.get("/tables/{table_id}/log", responses=ERRORS,
+            summary="The log as you may see it (everything, with the seed, once the game is over)")
+async def get_log(table_id: str, request: Request, service: ServiceDep, authorization: AuthHeader = None,
+                  spectate: SpectateQuery = None) -> JSONResponse:
+    return JSONResponse(await service.log(table_id, credential_from(request, authorization, spectate)))

@@ -1,0 +1,115 @@
+"""The websocket of a table: live views for a seat or a spectator, and actions (see PROTOCOL.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, WebSocket
+from starlette.websockets import WebSocketDisconnect
+
+from ..realtime.hub import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, Connection, Hub
+from ..services.errors import Conflict, NotFound, ServiceError
+from ..services.tables import TablesService, compact
+from .api import seat_cookie
+
+router = APIRouter()
+
+MAX_MESSAGE = 32_768
+
+
+def _same_origin(ws: WebSocket) -> bool:
+    origin = ws.headers.get("origin")
+    if not origin:
+        return True  # not a browser
+    return urlsplit(origin).netloc == ws.headers.get("host")
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def table_socket(ws: WebSocket, table_id: str) -> None:
+    service: TablesService = ws.app.state.service
+    hub: Hub = ws.app.state.hub
+    await ws.accept()
+    params = ws.query_params
+    credential = params.get("token") or params.get("spectate")
+    if not credential:
+        auth = ws.headers.get("authorization", "")
+        if auth.lower().startswith("bearer "):
+            credential = auth[7:].strip()
+    if not credential and _same_origin(ws):
+        # The page's own cookie; refused from other sites (no cross-site websocket hijacking).
+        credential = ws.cookies.get(seat_cookie(table_id))
+    since_raw = params.get("since")
+    since = int(since_raw) if since_raw and since_raw.isdigit() else None
+    try:
+        ident = await service.identify(table_id, credential)
+    except ServiceError as e:
+        await ws.send_text(compact({"type": "error", "status": e.status, "error": e.message}))
+        await ws.close(code=CLOSE_NOT_FOUND if isinstance(e, NotFound) else CLOSE_FORBIDDEN)
+        return
+    conn = Connection(ws, table_id, ident.seat, ident.token_hash)
+    try:
+        if not await hub.attach(conn, since):
+            await ws.send_text(compact({"type": "error", "status": 403, "error": "This seat was given up."}))
+            await ws.close(code=CLOSE_FORBIDDEN)
+            return
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            raw = message.get("text")
+            if raw is None and message.get("bytes") is not None:
+                raw = message["bytes"].decode("utf-8", "replace")
+            conn.last_seen = _now()
+            await _handle(service, hub, conn, raw or "")
+    except WebSocketDisconnect:
+        pass
+    finally:
+        conn.closed = True
+        hub.detach(conn)
+
+
+def _now() -> float:
+    return asyncio.get_running_loop().time()
+
+
+async def _handle(service: TablesService, hub: Hub, conn: Connection, raw: str) -> None:
+    if len(raw) > MAX_MESSAGE:
+        await conn.send(compact({"type": "error", "status": 400, "error": "That message is too large."}))
+        return
+    try:
+        msg = json.loads(raw)
+    except ValueError:
+        await conn.send(compact({"type": "error", "status": 400, "error": "Messages are JSON objects."}))
+        return
+    if not isinstance(msg, dict):
+        await conn.send(compact({"type": "error", "status": 400, "error": "Messages are JSON objects."}))
+        return
+    kind = msg.get("type")
+    if kind == "ping":
+        await conn.send(compact({"type": "pong"}))
+    elif kind == "pong":
+        return
+    elif kind == "sync":
+        channel = hub.channel(conn.table_id)
+        if channel is not None:
+            await channel.resync(conn)
+    elif kind == "act":
+        request_id = msg.get("id")
+        if conn.seat is None:
+            reply = {"type": "error", "status": 403, "error": "Spectators cannot act."}
+        else:
+            try:
+                version = await service.act(conn.table_id, None, msg.get("version"), msg.get("action"),
+                                            token_hash=conn.token_hash)
+                reply = {"type": "ack", "version": version}
+            except Conflict as e:
+                reply = {"type": "error", "status": e.status, **e.body()}
+            except ServiceError as e:
+                reply = {"type": "error", "status": e.status, "error": e.message}
+        if request_id is not None:
+            reply["id"] = request_id
+        await conn.send(compact(reply))
+    else:
+        await conn.send(compact({"type": "error", "status": 400, "error": "Unknown message type."}))

@@ -1,0 +1,58 @@
+"""Errors of the service layer. Each carries the HTTP status it maps to and a sentence a player can read;
+nothing from a game state goes into one except, for a 409, the caller's own view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ServiceError(Exception):
+    status = 500
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+    def body(self) -> dict[str, Any]:
+        return {"error": self.message}
+
+
+class BadRequest(ServiceError):
+    status = 400
+
+
+class Forbidden(ServiceError):
+    status = 403
+
+
+class NotFound(ServiceError):
+    status = 404
+
+
+class Conflict(ServiceError):
+    """The table is not where the caller thinks: a stale version, a full table, a finished game.
+    Carries the caller's current view and version when it has one."""
+
+    status = 409
+
+    def __init__(self, message: str, version: int | None = None, view: dict[str, Any] | None = None):
+        super().__init__(message)
+        self.version = version
+        self.view = view
+
+    def body(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"error": self.message}
+        if self.version is not None:
+            body["version"] = self.version
+            body["view"] = self.view
+        return body
+
+
+class Illegal(ServiceError):
+    """The engine refused the action; the message is the engine's own sentence."""
+
+    status = 422
+
+
+class Unavailable(ServiceError):
+    status = 503

@@ -1,0 +1,157 @@
+"""No leak over the wire, for every game and player count.
+
+Random games are played through the server with every seat and a spectator connected. Then:
+1. every websocket message is exactly what the seat's views allow: a full message is the seat's view, a
+   patch is the diff between the seat's previous and new view, both recomputed here from the replayed
+   states with `game.view` (so no byte comes from anywhere else);
+2. the resample test over the wire: at sampled versions, for every seat and the spectator, a copy of the
+   table whose state has that seat's unknowns drawn anew gives that seat *the same bytes* (HTTP view,
+   websocket full view, the 409 error body);
+3. the seed and other seats' tokens never appear in anything a seat receives while the game runs.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+
+import httpx
+import pytest
+from sqlalchemy import text
+
+from app.realtime.diff import view_patch
+from app.services.tables import hash_token
+from games import ALL_GAMES
+from games.core import rng
+from games.core.conformance import random_step
+
+from .client import Socket, bearer, create_full
+
+pytestmark = pytest.mark.asyncio
+
+MAX_ACTIONS = 150
+SAMPLES = (0, 7, 23)  # actions after which the resample check runs
+
+
+def cases():
+    for slug, game in ALL_GAMES.items():
+        for players in range(game.min_players, game.max_players + 1):
+            yield pytest.param(slug, players, id=f"{slug}-{players}p")
+
+
+def copy_with_state(live, table_id: str, state_text: str, seat_names: list[str]) -> tuple[str, list[str], str]:
+    """A second table identical to `table_id` except for its state (and its secrets)."""
+    new_id = secrets.token_urlsafe(12)
+    tokens = [secrets.token_urlsafe(24) for _ in seat_names]
+    spectate = secrets.token_urlsafe(16)
+    with live.db.begin() as conn:
+        conn.execute(text(
+            "INSERT INTO tables (id, game, players, options, seed, status, version, rules_version, state, invite_key,"
+            " spectator_key, spectators, created_at, updated_at) SELECT :new, game, players, options, 1, status,"
+            " version, rules_version, :state, :invite, :spectate, 0, created_at, updated_at FROM tables WHERE id = :id"),
+            {"new": new_id, "id": table_id, "state": state_text, "invite": secrets.token_urlsafe(16),
+             "spectate": spectate})
+        for n, name in enumerate(seat_names):
+            conn.execute(text("INSERT INTO seats (table_id, number, name, token_hash, connected, bot_takeover)"
+                              " VALUES (:t, :n, :name, :h, false, false)"),
+                         {"t": new_id, "n": n, "name": name, "h": hash_token(tokens[n])})
+    return new_id, tokens, spectate
+
+
+async def wire_bytes(live, http, table_id: str, credential: str, version: int) -> list[str]:
+    """What one caller receives for a table: the HTTP view, the 409 body of a stale action, the first
+    websocket message."""
+    out = [(await http.get(f"/api/tables/{table_id}/view", headers=bearer(credential))).text]
+    r = await http.post(f"/api/tables/{table_id}/actions", headers=bearer(credential),
+                        json={"version": version + 1000, "action": {"type": "x"}})
+    out.append(f"{r.status_code} {r.text}")
+    sock = await Socket.open(live.ws_base, table_id, f"?token={credential}")
+    out.append(await sock.ws.recv())
+    await sock.close()
+    return out
+
+
+@pytest.mark.parametrize("slug,players", list(cases()))
+async def test_no_leak_over_the_wire(live_pg, slug, players):
+    live = live_pg
+    game = ALL_GAMES[slug]
+    async with httpx.AsyncClient(base_url=live.base, timeout=30) as http:
+        table = await create_full(http, slug, players)
+        names = [f"P{n}" for n in range(players)]
+        seats = list(range(players))
+        sockets = {seat: await Socket.open(live.ws_base, table.id, f"?token={table.tokens[seat]}") for seat in seats}
+        sockets[None] = await Socket.open(live.ws_base, table.id, f"?spectate={table.spectate}")
+        credentials = {**{s: table.tokens[s] for s in seats}, None: table.spectate}
+        for s in sockets.values():
+            await s.until(lambda m: m["type"] == "full")
+        http_bodies: dict[int | None, list[str]] = {s: [] for s in credentials}
+        holder = {"rng": rng.seed_state(len(slug) * 1000 + players)}
+        version, played = 2, 0
+        seed = live.row(table.id)["table"]["seed"]
+        resampled = 0
+        while played < MAX_ACTIONS:
+            state = game.decode(live.row(table.id)["table"]["state"])
+            if game.finished(state):
+                break
+            if played in SAMPLES:
+                for seat, credential in credentials.items():
+                    original = await wire_bytes(live, http, table.id, credential, version)
+                    other = game.resample(state, seat, seed=played * 7 + 3)
+                    if game.encode(other) != game.encode(state):
+                        resampled += 1
+                    copy_id, copy_tokens, copy_spectate = copy_with_state(live, table.id, game.encode(other), names)
+                    copy_credential = copy_spectate if seat is None else copy_tokens[seat]
+                    copied = await wire_bytes(live, http, copy_id, copy_credential, version)
+                    assert [b.replace(copy_id, table.id) for b in copied] == original, \
+                        f"seat {seat} can tell its unknowns apart at version {version}"
+                    http_bodies[seat] += original
+            seat, action = random_step(game, state, holder)
+            await sockets[seat].send({"type": "act", "id": version, "version": version, "action": action})
+            reply = await sockets[seat].reply(version)
+            assert reply["type"] == "ack", reply
+            version += 1
+            played += 1
+            for s in sockets.values():
+                await s.at_version(version)
+        finished = game.finished(game.decode(live.row(table.id)["table"]["state"]))
+        for s in sockets.values():
+            await s.close()
+
+    assert resampled > 0 or not any(True for _ in SAMPLES), "the resample never changed anything"
+    # Replay the table's states from its log to know every view at every version.
+    log = live.row(table.id)["actions"]
+    state = game.setup(players, seed, {})
+    states = {2: state}
+    for v, s, action in log:
+        state = game.apply(state, s, json.loads(action))
+        states[v] = state
+    for seat, sock in sockets.items():
+        expected_prev = None
+        for raw in sock.raw:
+            msg = json.loads(raw)
+            if msg["type"] in ("presence", "ping", "pong", "ack"):
+                assert set(msg) <= {"type", "connected", "spectators", "version", "id"}
+                continue
+            if msg["type"] == "full":
+                expected = game.view(states[msg["version"]], seat)
+                assert msg["view"]["game"] == expected
+                assert msg["view"]["table"]["seats"] == [{"number": n, "name": names[n]} for n in seats]
+                expected_prev = msg["view"]
+            elif msg["type"] == "patch":
+                after = states[msg["version"]]
+                new_view = {"table": {**expected_prev["table"], "status": "finished" if game.finished(after)
+                                      else "playing"}, "game": game.view(after, seat)}
+                assert expected_prev["game"] == game.view(states[msg["from"]], seat)
+                assert msg["patch"] == view_patch(expected_prev, new_view), "a patch carries more than the views"
+                expected_prev = new_view
+            else:
+                raise AssertionError(f"unexpected message {msg}")
+    # Secrets never appear in what a seat receives while the game runs.
+    for seat, sock in sockets.items():
+        received = "\n".join(sock.raw + http_bodies[seat])
+        if not finished:
+            assert str(seed) not in received
+        for other, token in enumerate(table.tokens):
+            if other != seat:
+                assert token not in received
+        assert table.invite not in received and "rng" not in received
