@@ -98,10 +98,7 @@ class PostgresPublisher:
                 await asyncio.sleep(1)
             finally:
                 if conn is not None and not conn.is_closed():
-                    try:
-                        await asyncio.shield(conn.close(timeout=2))
-                    except Exception:
-                        pass
+                    conn.terminate()
 
     def _received(self, _conn, _pid, _channel, payload: str) -> None:
         if self._handler is not None:
@@ -109,24 +106,26 @@ class PostgresPublisher:
 
     async def _send(self) -> None:
         conn = None
-        while True:
-            payload = await self._queue.get()
-            batch = [payload]
-            while not self._queue.empty():
-                batch.append(self._queue.get_nowait())
-            for attempt in range(3):
-                try:
-                    if conn is None or conn.is_closed():
-                        conn = await self._connect()
-                    await conn.execute("SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p", CHANNEL, batch)
-                    break
-                except asyncio.CancelledError:
-                    if conn is not None:
-                        conn.terminate()
-                    raise
-                except Exception as e:
-                    log.warning("NOTIFY failed (%s); retrying", e)
-                    if conn is not None:
-                        conn.terminate()
-                        conn = None
-                    await asyncio.sleep(0.2 * (attempt + 1))
+        try:
+            while True:
+                payload = await self._queue.get()
+                batch = [payload]
+                while not self._queue.empty():
+                    batch.append(self._queue.get_nowait())
+                for attempt in range(3):
+                    try:
+                        if conn is None or conn.is_closed():
+                            conn = await self._connect()
+                        await conn.execute("SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p", CHANNEL, batch)
+                        break
+                    except asyncio.CancelledError:
+                        raise
+                    except Exception as e:
+                        log.warning("NOTIFY failed (%s); retrying", e)
+                        if conn is not None:
+                            conn.terminate()
+                            conn = None
+                        await asyncio.sleep(0.2 * (attempt + 1))
+        finally:
+            if conn is not None and not conn.is_closed():
+                conn.terminate()

@@ -425,10 +425,14 @@ class TablesService:
                 new_state = game.apply(snap.state, seat, action)
             except IllegalAction as e:
                 raise Illegal(str(e) or "That move is not allowed now.") from None
+            encoded = game.encode(new_state)
+            # Keep the canonical form (what every process reads back from the database), so that the
+            # bytes a seat receives never depend on which process computed them or on dict order.
+            new_state = game.decode(encoded)
             finished = game.finished(new_state)
             new_version = current_version + 1
             params = {
-                "id": table_id, "old": current_version, "new": new_version, "state": game.encode(new_state),
+                "id": table_id, "old": current_version, "new": new_version, "state": encoded,
                 "status": FINISHED if finished else PLAYING, "finished": finished, "at": now(),
                 "seat": seat, "action": canonical_action(action),
             }

@@ -128,9 +128,10 @@ class ServerProcess:
     def start(self) -> "ServerProcess":
         env = {**os.environ, "DATABASE_URL": self.database_url, "TABULA_BENCHMARK": "1",
                "TABULA_HEARTBEAT": "1", "PYTHONPATH": str(ROOT)}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "app", "serve", "--port", str(self.port), "--log-level", "warning"],
-            cwd=self.workdir, env=env, stdout=open(self.log, "ab"), stderr=subprocess.STDOUT)
+        with open(self.log, "ab") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "app", "serve", "--port", str(self.port), "--log-level", "warning"],
+                cwd=self.workdir, env=env, stdout=log, stderr=subprocess.STDOUT)
         return self
 
     def wait_ready(self, timeout: float = 40) -> "ServerProcess":

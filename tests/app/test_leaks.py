@@ -86,7 +86,7 @@ async def test_no_leak_over_the_wire(live_pg, slug, players):
             await s.until(lambda m: m["type"] == "full")
         http_bodies: dict[int | None, list[str]] = {s: [] for s in credentials}
         holder = {"rng": rng.seed_state(len(slug) * 1000 + players)}
-        version, played = 2, 0
+        version, played = players, 0  # one version per join
         seed = live.row(table.id)["table"]["seed"]
         resampled = 0
         while played < MAX_ACTIONS:
@@ -121,7 +121,7 @@ async def test_no_leak_over_the_wire(live_pg, slug, players):
     # Replay the table's states from its log to know every view at every version.
     log = live.row(table.id)["actions"]
     state = game.setup(players, seed, {})
-    states = {2: state}
+    states = {players: state}
     for v, s, action in log:
         state = game.apply(state, s, json.loads(action))
         states[v] = state

@@ -44,7 +44,7 @@ async def test_patches_reproduce_every_view_at_every_version(live, slug, players
             await s.until(lambda m: m["type"] == "full")
         holder = {"rng": rng.seed_state(99)}
         state = None
-        version = 2
+        version = players  # one version per join
         for _ in range(MAX_ACTIONS):
             state = game.decode(live.row(table.id)["table"]["state"])
             if game.finished(state):
