@@ -62,7 +62,8 @@ class LiveServer:
 class ThreadServer:
     def __init__(self, settings: Settings, port: int):
         config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning",
-                                lifespan="on", ws_ping_interval=None)
+                                lifespan="on", ws_ping_interval=None,
+                                timeout_graceful_shutdown=2)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import subprocess
 import sys
 from pathlib import Path
@@ -65,7 +66,7 @@ async def test_home_lists_the_registry_games_with_vendored_htmx(live_pg):
         page = await http.get("/")
         assert page.status_code == 200
         for slug, game in games.REGISTRY.items():
-            assert game.title_en in page.text
+            assert html.escape(game.title_en) in page.text
         assert "bench_cards" not in page.text  # the benchmark game is never offered in the lobby
         assert "/static/vendor/htmx-2.0.11.min.js" in page.text
         assert "/static/vendor/htmx-ext-ws-2.0.4.min.js" in page.text
