@@ -35,8 +35,10 @@ def make_async_engine(settings: Settings) -> AsyncEngine:
     if settings.is_postgres:
         engine = create_async_engine(
             settings.async_url,
-            pool_size=10,
-            max_overflow=10,
+            # A steady pool: opening a connection costs far more than waiting briefly for a free one.
+            pool_size=20,
+            max_overflow=5,
+            pool_timeout=30,
             pool_pre_ping=False,
             connect_args={"server_settings": {"application_name": "tabula"}},
         )

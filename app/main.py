@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from contextlib import asynccontextmanager
 from typing import AsyncIterator
 
@@ -35,6 +36,32 @@ Errors are `{"error": "<a sentence>"}`; a 409 also carries your current `version
 """
 
 
+_SECRET_PARTS = re.compile(r"((?:token|spectate|key|since_token)=)[^&\s\"']+|(/seat/)[^/?\s\"']+")
+
+
+class RedactSecrets(logging.Filter):
+    """Keeps seat tokens and keys out of the server's logs (access lines carry URLs such as
+    /t/ID/seat/TOKEN or /ws/tables/ID?token=TOKEN)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):  # keep the shape: uvicorn's access formatter unpacks it
+            record.args = tuple(self._redact(a) if isinstance(a, str) else a for a in record.args)
+        if isinstance(record.msg, str):
+            record.msg = self._redact(record.msg)
+        return True
+
+    @staticmethod
+    def _redact(text: str) -> str:
+        return _SECRET_PARTS.sub(lambda m: (m.group(1) or m.group(2)) + "***", text)
+
+
+def install_log_redaction() -> None:
+    for name in ("uvicorn.access", "uvicorn.error", "uvicorn"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactSecrets) for f in logger.filters):
+            logger.addFilter(RedactSecrets())
+
+
 def served_games(settings: Settings) -> dict[str, games.Game]:
     served = dict(games.REGISTRY)
     if settings.benchmark:
@@ -47,6 +74,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        install_log_redaction()
         if settings.migrate:
             await migrate_async(settings)
         engine = make_async_engine(settings)
@@ -78,6 +106,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         message = first.get("msg", "invalid input")
         return JSONResponse({"error": f"Malformed request: {where + ': ' if where else ''}{message}."},
                             status_code=400)
+
+    @app.exception_handler(Exception)
+    async def unexpected(_request: Request, exc: Exception) -> JSONResponse:
+        log.error("unhandled error", exc_info=exc)
+        return JSONResponse({"error": "Internal error."}, status_code=500)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket
@@ -15,6 +16,7 @@ from ..services.tables import TablesService, compact
 from .api import seat_cookie
 
 router = APIRouter()
+log = logging.getLogger("tabula.ws")
 
 MAX_MESSAGE = 32_768
 
@@ -62,7 +64,11 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
             if raw is None and message.get("bytes") is not None:
                 raw = message["bytes"].decode("utf-8", "replace")
             conn.last_seen = _now()
-            await _handle(service, hub, conn, raw or "")
+            try:
+                await _handle(service, hub, conn, raw or "")
+            except Exception:  # never leak details; keep the connection
+                log.exception("websocket message failed at table %s", table_id)
+                await conn.send(compact({"type": "error", "status": 500, "error": "Internal error."}))
     except WebSocketDisconnect:
         pass
     finally:

@@ -56,3 +56,9 @@ class Illegal(ServiceError):
 
 class Unavailable(ServiceError):
     status = 503
+
+
+class EngineFailure(ServiceError):
+    """The engine raised something other than a rules refusal (a bug); nothing was written."""
+
+    status = 500

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import logging
 import re
 import secrets
 import unicodedata
@@ -37,7 +38,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from games.core import Game, IllegalAction
 
 from ..models import FINISHED, LOBBY, PLAYING
-from .errors import BadRequest, Conflict, Forbidden, Illegal, NotFound
+from .errors import BadRequest, Conflict, EngineFailure, Forbidden, Illegal, NotFound
+
+log = logging.getLogger("tabula.tables")
 
 TOKEN_BYTES = 24  # seat tokens: 192 bits from `secrets`
 KEY_BYTES = 16  # invite and spectator keys: 128 bits
@@ -401,58 +404,65 @@ class TablesService:
         if digest is None:
             raise Forbidden("Acting needs your seat token.")
         async with self.table_lock(table_id):
+            # One pooled connection for the read and (on Postgres) the write.
             async with self.autocommit.connect() as conn:
-                row = (await conn.execute(_AUTH_SQL, {"id": table_id, "h": digest})).first()
-            if row is None:
-                raise NotFound("There is no such table.")
-            current_version, status, seat = row
-            if seat is None:
-                raise Forbidden("That seat token is not valid for this table.")
-            if status != PLAYING or version != current_version:
-                snap = await self.at_least(table_id, current_version)
-                message = ("The game has not started yet." if snap.status == LOBBY else
-                           "The game is over." if snap.status == FINISHED else
-                           "The table has moved on since that version; here is the current view.")
-                raise Conflict(message, snap.version, self.client_view(snap, seat))
-            snap = self.cache.get(table_id, current_version) or await self.at_least(table_id, current_version)
-            if snap.version != current_version:  # moved on between the two reads
-                raise Conflict("The table has moved on since that version; here is the current view.",
-                               snap.version, self.client_view(snap, seat))
-            game = self.game(snap.game)
-            if seat not in game.to_act(snap.state):
-                raise Forbidden("It is not your turn to act.")
-            try:
-                new_state = game.apply(snap.state, seat, action)
-            except IllegalAction as e:
-                raise Illegal(str(e) or "That move is not allowed now.") from None
-            encoded = game.encode(new_state)
-            # Keep the canonical form (what every process reads back from the database), so that the
-            # bytes a seat receives never depend on which process computed them or on dict order.
-            new_state = game.decode(encoded)
-            finished = game.finished(new_state)
-            new_version = current_version + 1
-            params = {
-                "id": table_id, "old": current_version, "new": new_version, "state": encoded,
-                "status": FINISHED if finished else PLAYING, "finished": finished, "at": now(),
-                "seat": seat, "action": canonical_action(action),
-            }
-            if self.is_postgres:
-                async with self.autocommit.connect() as conn:
-                    written = (await conn.execute(_PG_ACT_SQL, params)).rowcount == 1
-            else:
-                written = await self._sqlite_act(params)
-            if not written:
-                snap = await self._load(table_id)
-                raise Conflict("The table has moved on since that version; here is the current view.",
-                               snap.version, self.client_view(snap, seat))
-            new_snap = Snapshot(
-                id=snap.id, game=snap.game, players=snap.players, options=snap.options,
-                status=params["status"], version=new_version, state=new_state, seat_names=snap.seat_names,
-                seat_hashes=snap.seat_hashes, invite_key=snap.invite_key, spectator_key=snap.spectator_key,
-            )
+                new_snap = await self._act_on(conn, table_id, digest, version, action)
             self.cache.put(new_snap)
             await self._publish(new_snap)
-        return new_version
+        return new_snap.version
+
+    async def _act_on(self, conn, table_id: str, digest: str, version: int, action: dict[str, Any]) -> Snapshot:
+        row = (await conn.execute(_AUTH_SQL, {"id": table_id, "h": digest})).first()
+        if row is None:
+            raise NotFound("There is no such table.")
+        current_version, status, seat = row
+        if seat is None:
+            raise Forbidden("That seat token is not valid for this table.")
+        if status != PLAYING or version != current_version:
+            snap = await self.at_least(table_id, current_version)
+            message = ("The game has not started yet." if snap.status == LOBBY else
+                       "The game is over." if snap.status == FINISHED else
+                       "The table has moved on since that version; here is the current view.")
+            raise Conflict(message, snap.version, self.client_view(snap, seat))
+        snap = self.cache.get(table_id, current_version) or await self.at_least(table_id, current_version)
+        if snap.version != current_version:  # moved on between the two reads
+            raise Conflict("The table has moved on since that version; here is the current view.",
+                           snap.version, self.client_view(snap, seat))
+        game = self.game(snap.game)
+        if seat not in game.to_act(snap.state):
+            raise Forbidden("It is not your turn to act.")
+        try:
+            new_state = game.apply(snap.state, seat, action)
+        except IllegalAction as e:
+            raise Illegal(str(e) or "That move is not allowed now.") from None
+        except Exception:  # an engine bug: nothing was written; say nothing about the state
+            log.exception("engine %s failed on an action at table %s version %s", snap.game, table_id,
+                          current_version)
+            raise EngineFailure("The game engine failed on this action; nothing was changed.") from None
+        encoded = game.encode(new_state)
+        # Keep the canonical form (what every process reads back from the database), so that the
+        # bytes a seat receives never depend on which process computed them or on dict order.
+        new_state = game.decode(encoded)
+        finished = game.finished(new_state)
+        new_version = current_version + 1
+        params = {
+            "id": table_id, "old": current_version, "new": new_version, "state": encoded,
+            "status": FINISHED if finished else PLAYING, "finished": finished, "at": now(),
+            "seat": seat, "action": canonical_action(action),
+        }
+        if self.is_postgres:
+            written = (await conn.execute(_PG_ACT_SQL, params)).rowcount == 1
+        else:
+            written = await self._sqlite_act(params)
+        if not written:
+            snap = await self._load(table_id)
+            raise Conflict("The table has moved on since that version; here is the current view.",
+                           snap.version, self.client_view(snap, seat))
+        return Snapshot(
+            id=snap.id, game=snap.game, players=snap.players, options=snap.options,
+            status=params["status"], version=new_version, state=new_state, seat_names=snap.seat_names,
+            seat_hashes=snap.seat_hashes, invite_key=snap.invite_key, spectator_key=snap.spectator_key,
+        )
 
     async def _sqlite_act(self, params: dict[str, Any]) -> bool:
         try:
