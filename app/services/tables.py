@@ -145,15 +145,18 @@ _AUTH_SQL = text(
     "SELECT t.version, t.status, s.number FROM tables t "
     "LEFT JOIN seats s ON s.table_id = t.id AND s.token_hash = :h WHERE t.id = :id"
 )
-# The write of the hot path on Postgres: compare-and-set of the table row chained to the log insert,
-# one statement, so one implicit transaction and one commit.
-_PG_ACT_SQL = text(
+# The same two statements in asyncpg's own placeholders, for the Postgres hot path.
+_PG_AUTH = (
+    "SELECT t.version, t.status, s.number FROM tables t "
+    "LEFT JOIN seats s ON s.table_id = t.id AND s.token_hash = $2 WHERE t.id = $1"
+)
+_PG_ACT = (
     "WITH moved AS ("
-    " UPDATE tables SET state = :state, version = :new, status = :status, updated_at = :at,"
-    " finished_at = CASE WHEN :finished THEN :at ELSE finished_at END"
-    " WHERE id = :id AND version = :old AND status = 'playing' RETURNING id)"
+    " UPDATE tables SET state = $1, version = $2, status = $3, updated_at = $4,"
+    " finished_at = CASE WHEN $5::boolean THEN $4 ELSE finished_at END"
+    " WHERE id = $6 AND version = $7 AND status = 'playing' RETURNING id)"
     " INSERT INTO actions (table_id, version, seat, action, created_at)"
-    " SELECT id, :new, :seat, :action, :at FROM moved"
+    " SELECT id, $2, $8, $9, $4 FROM moved"
 )
 _SQLITE_CAS_SQL = text(
     "UPDATE tables SET state = :state, version = :new, status = :status, updated_at = :at,"
@@ -406,13 +409,31 @@ class TablesService:
         async with self.table_lock(table_id):
             # One pooled connection for the read and (on Postgres) the write.
             async with self.autocommit.connect() as conn:
-                new_snap = await self._act_on(conn, table_id, digest, version, action)
+                if self.is_postgres:
+                    # The hot path speaks to asyncpg directly (prepared statements it caches per
+                    # connection), skipping SQLAlchemy's per-statement machinery.
+                    pg = (await conn.get_raw_connection()).driver_connection
+
+                    async def read() -> Any:
+                        return await pg.fetchrow(_PG_AUTH, table_id, digest)
+
+                    async def write(params: dict[str, Any]) -> bool:
+                        status = await pg.execute(_PG_ACT, params["state"], params["new"], params["status"],
+                                                  params["at"], params["finished"], table_id, params["old"],
+                                                  params["seat"], params["action"])
+                        return status == "INSERT 0 1"
+                else:
+                    async def read() -> Any:
+                        return (await conn.execute(_AUTH_SQL, {"id": table_id, "h": digest})).first()
+
+                    write = self._sqlite_act
+                new_snap = await self._act_on(read, write, table_id, version, action)
             self.cache.put(new_snap)
             await self._publish(new_snap)
         return new_snap.version
 
-    async def _act_on(self, conn, table_id: str, digest: str, version: int, action: dict[str, Any]) -> Snapshot:
-        row = (await conn.execute(_AUTH_SQL, {"id": table_id, "h": digest})).first()
+    async def _act_on(self, read, write, table_id: str, version: int, action: dict[str, Any]) -> Snapshot:
+        row = await read()
         if row is None:
             raise NotFound("There is no such table.")
         current_version, status, seat = row
@@ -450,11 +471,7 @@ class TablesService:
             "status": FINISHED if finished else PLAYING, "finished": finished, "at": now(),
             "seat": seat, "action": canonical_action(action),
         }
-        if self.is_postgres:
-            written = (await conn.execute(_PG_ACT_SQL, params)).rowcount == 1
-        else:
-            written = await self._sqlite_act(params)
-        if not written:
+        if not await write(params):
             snap = await self._load(table_id)
             raise Conflict("The table has moved on since that version; here is the current view.",
                            snap.version, self.client_view(snap, seat))

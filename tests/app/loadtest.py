@@ -80,6 +80,7 @@ async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--url", default="http://127.0.0.1:8000")
     parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--server-pid", type=int, help="report the server's CPU time during play")
     args = parser.parse_args()
     ws_url = args.url.replace("http://", "ws://")
     stats = {"latency": [], "patch_bytes": [], "errors": 0, "sent_at": {}, "movers": {}}
@@ -98,6 +99,7 @@ async def main() -> None:
         tasks = [asyncio.create_task(p.run(go)) for p in players]
         await asyncio.gather(*(p.ready.wait() for p in players))
         setup = time.perf_counter() - t0
+        cpu0 = server_cpu(args.server_pid)
         started = time.perf_counter()
         go.set()
         for p in players:
@@ -105,6 +107,7 @@ async def main() -> None:
                 await p.move()
         await asyncio.wait_for(asyncio.gather(*(p.done.wait() for p in players)), 120)
         wall = time.perf_counter() - started
+        cpu = server_cpu(args.server_pid) - cpu0
         for t in tasks:
             t.cancel()
         for p in players:
@@ -115,7 +118,16 @@ async def main() -> None:
     print(f"tables={args.tables} setup={setup:.2f}s moves={moves} wall={wall:.2f}s moves/s={moves / wall:.0f} "
           f"opp p50={q(0.5):.1f}ms p95={q(0.95):.1f}ms p99={q(0.99):.1f}ms "
           f"B/update(player)={statistics.mean(stats['patch_bytes']):.0f} errors={stats['errors']} "
-          f"latency samples={len(lat)}")
+          f"latency samples={len(lat)}" + (f" server CPU/move={1000 * cpu / moves:.2f}ms" if args.server_pid else ""))
+
+
+def server_cpu(pid: int | None) -> float:
+    if not pid:
+        return 0.0
+    import os
+
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 if __name__ == "__main__":

@@ -14,14 +14,14 @@ json_values = st.recursive(scalars, lambda inner: st.one_of(
     st.lists(inner, max_size=30), st.dictionaries(keys, inner, max_size=5)), max_leaves=60)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200, deadline=None, database=None)
 @given(json_values, json_values)
 def test_patch_turns_old_into_new(old, new):
     patch = view_patch(old, new)
     assert jsonpatch.apply_patch(old, patch) == new
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200, deadline=None, database=None)
 @given(st.lists(st.integers(0, 9), max_size=80), st.data())
 def test_list_edits(old, data):
     new = list(old)
