@@ -140,7 +140,11 @@ class Game:
             raise IllegalAction("It is not your turn to act.")
         if action not in self.moves(state, seat):
             raise IllegalAction(self.refusal(state, seat, action) or "That move is not allowed now.")
-        new_state = clone(state)
+        # Log entries are never changed once written, so the new state shares them: copying the whole
+        # log at every action would make long games quadratic.
+        new_state = clone({k: v for k, v in state.items() if k != "log"})
+        if "log" in state:
+            new_state["log"] = list(state["log"])
         self.play(new_state, seat, action)
         return new_state
 

@@ -19,7 +19,7 @@ SCALE = float(os.environ.get("TABULA_CONFORMANCE_SCALE", "1"))
 def cases():
     for slug, game in ALL_GAMES.items():
         configs = [(p, o) for p in range(game.min_players, game.max_players + 1) for o in option_sets(game)]
-        per_config = max(1, int(GAMES_PER_RUN.get(slug, 200) * SCALE) // len(configs))
+        per_config = max(1, -(-int(GAMES_PER_RUN.get(slug, 200) * SCALE) // len(configs)))  # at least the total
         for players, options in configs:
             label = "-".join(f"{k}={v}" for k, v in options.items()) or "default"
             yield pytest.param(slug, players, options, per_config, id=f"{slug}-{players}p-{label}")

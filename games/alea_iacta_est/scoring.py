@@ -1,0 +1,239 @@
+"""End-of-game scoring (RULINGS 3.9 and the reconstructed Senate cards of 3.10).
+
+`score_lines` scores one player for a given assignment of patricians to provinces, line by line.
+`best_assignment` finds the assignment that maximises that score (RULINGS 3.9.6), and among equal scores
+the one that leaves the most patrician value unplaced, which is the tiebreak (3.9.7). The search is exact:
+with the Senate card effects of cards.py the score splits into a constant, a gain per placed patrician, a
+bonus per peopled province and a bonus per province holding a couple, so each colour can be solved on
+its own for each colour the joker may take (the tests compare it with brute force).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import (
+    COLOUR_KEYS, JOKER, MAN, PATRICIAN_INFO, PROVINCE_INFO, SENATE_CARD, SENATE_ORDER,
+    patrician_label, province_label, sort_patricians, sort_provinces,
+)
+
+Assignment = dict[str, list[str]]  # province id -> patrician ids placed there (at most one man, one woman)
+
+
+def line(en: str, fr: str, points: int, part: str) -> dict[str, Any]:
+    """A breakdown line (games.core.score_line) tagged with the part of the score it belongs to."""
+    return {"en": en, "fr": fr, "points": points, "part": part}
+
+
+def valid_assignment(provinces: list[str], patricians: list[str], assignment: Assignment) -> bool:
+    """RULINGS 3.9.1: at most one man and one woman per province, of the province's colour; the joker holds
+    a man and a woman of any one colour; each patrician in at most one province."""
+    seen: set[str] = set()
+    for pid, people in assignment.items():
+        if pid not in provinces or len(people) > 2:
+            return False
+        colour = PROVINCE_INFO[pid][0]
+        genders = [PATRICIAN_INFO[p][1] for p in people]
+        if len(set(genders)) != len(genders):
+            return False
+        colours = {PATRICIAN_INFO[p][0] for p in people}
+        if len(colours) > 1 or (colour is not None and colours and colours != {colour}):
+            return False
+        for p in people:
+            if p in seen or p not in patricians:
+                return False
+            seen.add(p)
+    return True
+
+
+def card_points(card: str, first_of_kind: bool, ctx: dict[str, Any]) -> int:
+    """The points one Senate card scores (RULINGS 3.10, reconstructed). `ctx` holds the player's figures."""
+    info = SENATE_CARD[card]
+    effect, points, param = info["effect"], info["points"], info["param"]
+    if effect == "full_province":
+        return points * ctx["couples"]
+    if effect == "empty_face_value":  # restores the lost point of each empty province; a second copy adds nothing
+        return ctx["empty"] if first_of_kind else 0
+    if effect == "unplaced_patrician":
+        return points * ctx["unplaced"]
+    if effect == "fortuna_tile":
+        return points * ctx["fortuna"]
+    if effect == "chips_full":  # every chip counts instead of every pair; a second copy adds nothing
+        return ctx["chips"] - ctx["chips"] // 2 if first_of_kind else 0
+    if effect == "most_provinces":
+        return points if ctx["provinces"] >= ctx["most_provinces"] else 0
+    if effect == "most_patricians":
+        return points if ctx["patricians"] >= ctx["most_patricians"] else 0
+    if effect == "province_colours":
+        return points * ctx["colours"]
+    if effect == "province_value":
+        return points * sum(1 for v in ctx["province_values"] if v == param)
+    if effect == "placed_women":
+        return points * ctx["women"]
+    if effect == "placed_men":
+        return points * ctx["men"]
+    if effect == "low_province_peopled":
+        return points * sum(1 for v in ctx["peopled_values"] if v in param)
+    if effect == "flat":
+        return points
+    raise ValueError(f"unknown Senate card effect {effect!r}")
+
+
+def score_lines(provinces: list[str], patricians: list[str], cards: list[str], fortuna: list[int],
+                chips: int, assignment: Assignment, most_provinces: int, most_patricians: int
+                ) -> list[dict[str, Any]]:
+    """One player's breakdown for a given assignment (RULINGS 3.9.2-3.9.4). `most_*` are the largest
+    province and patrician counts at the table (for cards VI and VII)."""
+    lines = []
+    placed = [p for pid in assignment for p in assignment[pid]]
+    for pid in sort_provinces(provinces):
+        value = PROVINCE_INFO[pid][1]
+        people = sort_patricians(assignment.get(pid, []))
+        name = province_label(pid)
+        if people:
+            who = ", ".join(patrician_label(p) for p in people)
+            lines.append(line(f"Province {name} with {who}", f"Province {name} avec {who}", value, "provinces"))
+        else:
+            lines.append(line(f"Province {name}, empty (−1)", f"Province {name}, vide (−1)", value - 1,
+                              "provinces"))
+    if placed:
+        values = " + ".join(str(PATRICIAN_INFO[p][2]) for p in sort_patricians(placed))
+        lines.append(line(f"Patricians in provinces: {values}", f"Habitants installés : {values}",
+                          sum(PATRICIAN_INFO[p][2] for p in placed), "patricians"))
+    unplaced = [p for p in sort_patricians(patricians) if p not in placed]
+    if unplaced:
+        who = ", ".join(patrician_label(p) for p in unplaced)
+        lines.append(line(f"Patricians without a province (0 each): {who}",
+                          f"Habitants sans province (0 chacun) : {who}", 0, "patricians"))
+    ctx = {
+        "couples": sum(1 for pid in assignment if len(assignment[pid]) == 2),
+        "empty": sum(1 for pid in provinces if not assignment.get(pid)),
+        "unplaced": len(unplaced),
+        "fortuna": len(fortuna),
+        "chips": chips,
+        "provinces": len(provinces), "most_provinces": most_provinces,
+        "patricians": len(patricians), "most_patricians": most_patricians,
+        "colours": len({PROVINCE_INFO[pid][0] for pid in provinces if pid != JOKER}),
+        "province_values": [PROVINCE_INFO[pid][1] for pid in provinces if pid != JOKER],
+        "peopled_values": [PROVINCE_INFO[pid][1] for pid in provinces if pid != JOKER and assignment.get(pid)],
+        "women": sum(1 for p in placed if PATRICIAN_INFO[p][1] != MAN),
+        "men": sum(1 for p in placed if PATRICIAN_INFO[p][1] == MAN),
+    }
+    seen: set[str] = set()
+    for card in sorted(cards, key=SENATE_ORDER.__getitem__):
+        points = card_points(card, card not in seen, ctx)
+        seen.add(card)
+        info = SENATE_CARD[card]
+        lines.append(line(f"Senate card {card}: {info['en']}", f"Carte sénat {card} : {info['fr']}", points,
+                          "senate"))
+    if fortuna:
+        values = " + ".join(str(v) for v in sorted(fortuna, reverse=True))
+        lines.append(line(f"Fortuna tiles: {values}", f"Jetons « faveur divine » : {values}", sum(fortuna),
+                          "fortuna"))
+    if chips:
+        lines.append(line(f"Repete chips: {chips} → one point per pair", f"Jetons « relance » : {chips} → un "
+                          f"point par paire", chips // 2, "chips"))
+    return lines
+
+
+# -------------------------------------------------------------------------------- optimal assignment
+
+def _coefficients(cards: list[str]) -> dict[str, int]:
+    """How the Senate cards change the worth of placing patricians (see the module docstring)."""
+    effects: dict[str, int] = {}
+    for card in set(cards):
+        info = SENATE_CARD[card]
+        effects.setdefault(info["effect"], 0)
+        effects[info["effect"]] += info["points"] * (cards.count(card) if info["effect"] not in (
+            "empty_face_value", "chips_full") else 1)
+    low_values = next((SENATE_CARD[c]["param"] for c in cards
+                       if SENATE_CARD[c]["effect"] == "low_province_peopled"), [])
+    return {
+        "man": effects.get("placed_men", 0) - effects.get("unplaced_patrician", 0),
+        "woman": effects.get("placed_women", 0) - effects.get("unplaced_patrician", 0),
+        "peopled": 1 - min(1, effects.get("empty_face_value", 0)),
+        "low": effects.get("low_province_peopled", 0),
+        "low_values": low_values,
+        "couple": effects.get("full_province", 0),
+    }
+
+
+def _solve_colour(provinces: list[str], men: list[str], women: list[str], co: dict[str, Any]
+                  ) -> tuple[tuple[int, int], Assignment]:
+    """Best (score part, unplaced value) and assignment for one colour's provinces and patricians."""
+    def bonus(pid: str) -> int:
+        value = PROVINCE_INFO[pid][1]
+        return co["peopled"] + (co["low"] if pid != JOKER and value in co["low_values"] else 0)
+
+    by_bonus = sorted(provinces, key=lambda p: (-bonus(p), -PROVINCE_INFO[p][1], p))
+    men = sorted(men, key=lambda p: -PATRICIAN_INFO[p][2])
+    women = sorted(women, key=lambda p: -PATRICIAN_INFO[p][2])
+    n = len(provinces)
+    best: tuple[int, int] | None = None
+    choice = (0, 0, 0)
+    for x in range(min(len(men), n) + 1):
+        gain_men = sum(PATRICIAN_INFO[p][2] + co["man"] for p in men[:x])
+        for y in range(min(len(women), n) + 1):
+            gain_women = sum(PATRICIAN_INFO[p][2] + co["woman"] for p in women[:y])
+            unplaced = sum(PATRICIAN_INFO[p][2] for p in men[x:] + women[y:])
+            for z in range(max(0, x + y - n), min(x, y) + 1):
+                peopled = x + y - z
+                score = gain_men + gain_women + z * co["couple"] + sum(bonus(p) for p in by_bonus[:peopled])
+                if best is None or (score, unplaced) > best:
+                    best, choice = (score, unplaced), (x, y, z)
+    x, y, z = choice
+    used = sorted(by_bonus[:x + y - z], key=lambda p: (-PROVINCE_INFO[p][1], p))
+    assignment: Assignment = {}
+    # The z couples first, then the men alone, then the women alone; the highest patricians go to the
+    # highest provinces (any split of the same counts scores the same).
+    for i, pid in enumerate(used[:z]):
+        assignment[pid] = [men[i], women[i]]
+    for i, pid in enumerate(used[z:x]):
+        assignment[pid] = [men[z + i]]
+    for i, pid in enumerate(used[x:x + y - z]):
+        assignment[pid] = [women[z + i]]
+    assert best is not None
+    return best, assignment
+
+
+def best_assignment(provinces: list[str], patricians: list[str], cards: list[str]) -> Assignment:
+    """RULINGS 3.9.6: the assignment of patricians to provinces that maximises the player's score, and among
+    those the one with the highest unplaced value (3.9.7); deterministic for equal choices."""
+    co = _coefficients(cards)
+    by_colour: dict[str, tuple[list[str], list[str], list[str]]] = {c: ([], [], []) for c in COLOUR_KEYS}
+    for pid in provinces:
+        colour = PROVINCE_INFO[pid][0]
+        if colour is not None:
+            by_colour[colour][0].append(pid)
+    for pid in patricians:
+        colour, gender, _ = PATRICIAN_INFO[pid]
+        by_colour[colour][1 if gender == MAN else 2].append(pid)
+    joker_colours: list[str | None] = [None]
+    if JOKER in provinces:
+        joker_colours += [c for c in COLOUR_KEYS if by_colour[c][1] or by_colour[c][2]]
+    plain = {c: _solve_colour(*by_colour[c], co) for c in COLOUR_KEYS}
+    best: tuple[int, int] | None = None
+    result: Assignment = {}
+    for joker_colour in joker_colours:
+        total = [0, 0]
+        assignment: Assignment = {}
+        for c in COLOUR_KEYS:
+            if c == joker_colour:
+                provs, men, women = by_colour[c]
+                value, part = _solve_colour(provs + [JOKER], men, women, co)
+            else:
+                value, part = plain[c]
+            total[0] += value[0]
+            total[1] += value[1]
+            assignment.update(part)
+        key = (total[0], total[1])
+        if best is None or key > best:
+            best, result = key, assignment
+    return result
+
+
+def unplaced_value(patricians: list[str], assignment: Assignment) -> int:
+    """RULINGS 3.9.7: the tiebreak, the total value of the patricians left out of the provinces."""
+    placed = {p for people in assignment.values() for p in people}
+    return sum(PATRICIAN_INFO[p][2] for p in patricians if p not in placed)
+
