@@ -4,10 +4,16 @@
 conformance suite checks.
 """
 
+from games.alea_iacta_est import AleaIactaEst
+from games.ave_cesar import AveCesar
 from games.bench_cards import BenchCards
+from games.cesar_cleopatre import CesarCleopatre
 from games.core import Game
 
 REGISTRY: dict[str, Game] = {
+    "cesar_cleopatre": CesarCleopatre(),
+    "ave_cesar": AveCesar(),
+    "alea_iacta_est": AleaIactaEst(),
 }
 
 BENCHMARK_GAMES: dict[str, Game] = {

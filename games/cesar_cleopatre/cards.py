@@ -1,0 +1,142 @@
+"""The components of César & Cléopâtre as data (RULINGS 1.1, 1.2, 1.5, 1.10), and every name shown to players.
+
+Conventions used everywhere in the engine:
+- seat 0 is Cléopâtre (she starts, RULINGS 1.3.6), seat 1 is César;
+- an influence card is its value, an int: 1..5, and 0 for a Philosopher (it counts 0, RULINGS 1.6.1);
+- an action card is its name (ACTION_CARDS); a vote card is a group name, "orgy" or "orgy_reshuffle";
+- groups are indexed in the order of GROUPS inside the state; actions and views use their names.
+
+Every number of the rulebook is a named constant here, and every PROPOSED ruling (our own choice, with no
+source behind it) is listed in PROPOSED so that the rules text can mark it "reconstructed".
+"""
+
+from __future__ import annotations
+
+SIDES = ("cleopatra", "caesar")
+SIDE_NAMES = {"cleopatra": ("Cleopatra", "Cléopâtre"), "caesar": ("Caesar", "César")}
+FIRST_SEAT = 0  # Cléopâtre starts (RULINGS 1.3.6; FR-C&C 3 "en commençant par Cléopâtre").
+
+# --- patricians (RULINGS 1.1): 21 in 5 groups.
+GROUPS = ("senators", "praetors", "quaestors", "aediles", "censors")
+GROUP_SIZE = (5, 5, 5, 3, 3)
+PATRICIANS = sum(GROUP_SIZE)  # 21
+GROUP_INDEX = {g: i for i, g in enumerate(GROUPS)}
+GROUP_NAMES = {  # plural, then singular
+    "senators": ("Senators", "Sénateurs", "Senator", "Sénateur"),
+    "praetors": ("Praetors", "Préteurs", "Praetor", "Préteur"),
+    "quaestors": ("Quaestors", "Questeurs", "Quaestor", "Questeur"),
+    "aediles": ("Aediles", "Édiles", "Aedile", "Édile"),
+    "censors": ("Censors", "Censeurs", "Censor", "Censeur"),
+}
+
+# --- influence cards (RULINGS 1.1): per side 7 of each value 1..5 and 2 Philosophers.
+PHILOSOPHER = 0
+VALUES = (1, 2, 3, 4, 5)
+COPIES_PER_VALUE = 7
+PHILOSOPHERS_PER_SIDE = 2
+INFLUENCE_PER_SIDE = COPIES_PER_VALUE * len(VALUES) + PHILOSOPHERS_PER_SIDE  # 37
+# Set aside at setup: two series 1..5 (RULINGS 1.3.2); one is placed face down, one is the starting hand.
+SETUP_SERIES = VALUES
+SERIES_SET_ASIDE = 2
+
+
+def influence_deck() -> list[int]:
+    """All 37 influence cards of one side, sorted."""
+    return sorted([PHILOSOPHER] * PHILOSOPHERS_PER_SIDE + [v for v in VALUES for _ in range(COPIES_PER_VALUE)])
+
+
+def influence_reserve() -> list[int]:
+    """The 27 cards shuffled into the influence reserve: the deck minus the two set-aside series."""
+    deck = influence_deck()
+    for _ in range(SERIES_SET_ASIDE):
+        for v in SETUP_SERIES:
+            deck.remove(v)
+    return deck
+
+
+# --- action cards (RULINGS 1.2): 13 per side.
+ACTION_CARDS = ("assassination", "spy", "castling", "scout", "wrath", "veto")
+ACTION_COUNTS = {"assassination": 4, "spy": 2, "castling": 2, "scout": 2, "wrath": 1, "veto": 2}
+ACTIONS_PER_SIDE = sum(ACTION_COUNTS.values())  # 13
+ACTION_RANK = {a: i for i, a in enumerate(ACTION_CARDS)}
+ACTION_NAMES = {
+    "assassination": ("Assassination", "Assassinat"),
+    "spy": ("Spy", "Espion"),
+    "castling": ("Castling", "Roque"),
+    "scout": ("Scout", "Courtisan"),
+    "wrath": ("Wrath of the Gods", "Colère des dieux"),
+    "veto": ("Veto", "Veto"),
+}
+
+
+def action_deck() -> list[str]:
+    """All 13 action cards of one side, in ACTION_CARDS order."""
+    return [a for a in ACTION_CARDS for _ in range(ACTION_COUNTS[a])]
+
+
+# --- vote cards (RULINGS 1.5.1): one per group, two plain Orgies, one Orgy that reshuffles.
+ORGY = "orgy"
+ORGY_RESHUFFLE = "orgy_reshuffle"
+VOTE_CARDS = GROUPS + (ORGY, ORGY, ORGY_RESHUFFLE)
+VOTE_CARD_NAMES = {
+    ORGY: ("Orgy, no vote today", "Orgie, pas de suffrage aujourd'hui"),
+    ORGY_RESHUFFLE: ("Orgy, reshuffle the vote cards", "Orgie, remélangez le paquet"),
+    **{g: (f"Vote: {GROUP_NAMES[g][2]}", f"Suffrage : {GROUP_NAMES[g][3]}") for g in GROUPS},
+}
+EXHAUSTED_GROUPS_FOR_ORGY_REMOVAL = 2  # author's option (a): when the second group is exhausted (RULINGS 1.5.5)
+
+# --- secret missions, "influence bonus" (RULINGS 1.1, 1.10): 6 cards.
+MISSIONS = ("senators", "senators", "praetors", "praetors", "quaestors", "quaestors")
+
+# --- limits (RULINGS 1.4.2, 1.4.3).
+HAND_SIZE = 5
+OWN_LIMIT = 5  # a player's own cards at one group
+GROUP_LIMIT = 8  # both players' cards at one group; reaching it calls a vote (RULINGS 1.4.5)
+
+# --- scoring (RULINGS 1.10).
+PATRICIAN_POINTS = 1
+MAJORITY = {5: 3, 3: 2}  # group size -> patricians needed for the majority
+MAJORITY_POINTS = 1
+ALL_POINTS = 1
+MISSION_THRESHOLD = 3
+MISSION_POINTS = 2
+
+# --- cosmetic names of the influence cards (RULINGS 1.1, PROPOSED value mapping, Low confidence).
+INFLUENCE_NAMES = {
+    "caesar": {5: ("Consul", "Consul"), 4: ("Courtier", "Courtisan"), 3: ("Prefect", "Préfet"),
+               2: ("Centurion", "Centurion"), 1: ("Slave", "Esclave"), 0: ("Philosopher", "Philosophe")},
+    "cleopatra": {5: ("High Priestess", "Grande prêtresse"), 4: ("Dancer", "Danseuse"), 3: ("Scribe", "Scribe"),
+                  2: ("Muse", "Muse"), 1: ("Slave", "Esclave"), 0: ("Philosopher", "Philosophe")},
+}
+
+PILE_NAMES = {"influence": ("influence reserve", "réserve d'influence"),
+              "action": ("action reserve", "réserve de manipulation")}
+
+END_REASONS = {
+    "last_patrician": ("the last patrician has been won", "le dernier patricien a été recruté"),
+    "no_influence": ("both players are out of influence cards", "les deux joueurs n'ont plus de cartes Influence"),
+    "final_turn": ("the last turn of the player who still had influence cards is over",
+                   "le dernier tour du joueur qui avait encore des cartes Influence est joué"),
+    "stalemate": ("both players passed in a row: nothing can change any more",
+                  "les deux joueurs ont passé de suite : plus rien ne peut changer"),
+}
+
+# Rulings that are our own choice (RULINGS marks them PROPOSED, or RULES.md "decided"): the rules text
+# marks these "reconstructed". Keys are the rule numbers of games/cesar_cleopatre/RULES.md.
+PROPOSED = {
+    "1.1": "the value-to-character mapping of the influence cards (cosmetic)",
+    "1.4.6": "no legal placement forces a passive turn; no exchange possible means a pass",
+    "1.4.7": "two pure passes in a row end the game (a stalemate)",
+    "1.4.8": "a group whose patricians are all won takes no more cards",
+    "1.5.2": "the reshuffle Orgy goes back into the vote deck with the discards",
+    "1.5.4": "an empty vote deck is refilled from the discards",
+    "1.5.6": "an Orgy removed by option (a) comes from the discard pile when one is there",
+    "1.6.7": "a reversed vote against a player with no cards is won by that player",
+    "1.8.1": "a vetoed card still uses the turn's action card",
+    "1.8.3": "the spied player chooses the reserve of his replacement card",
+    "1.8.4": "Castling needs at least one of your cards at the two groups",
+    "1.8.8": "an action card with no legal target cannot be played",
+    "1.9.3": "8-card votes are resolved in the final turn; no action card is played in it",
+    "1.9.5": "at the end every face-down card and both missions are revealed",
+    "1.10.2": "a tied score is a draw; optional tiebreak by patricians won",
+}

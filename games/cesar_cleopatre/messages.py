@@ -1,0 +1,136 @@
+"""The game-log sentences, in English and French, and how their arguments are put into words.
+
+Log arguments stay small codes (a group name, a card value, an action card name); `render_args` turns them
+into the words of one language just before formatting. Arguments whose name ends in "seat" are seats and
+become player names (the core does that).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import ACTION_NAMES, END_REASONS, GROUP_NAMES, PILE_NAMES, VOTE_CARD_NAMES
+
+MESSAGES: dict[str, dict[str, str]] = {
+    "setup_done": {"en": "{seat} has placed a face-down card at each group.",
+                   "fr": "{seat} a posé une carte face cachée devant chaque groupe."},
+    "arranged": {"en": "{seat} has arranged the action pile.",
+                 "fr": "{seat} a classé sa réserve de manipulation."},
+    "turn": {"en": "Turn {n}: {seat}.", "fr": "Tour {n} : {seat}."},
+    "final_turn": {"en": "{out_seat} has no influence cards left: {seat} plays a last turn and must place "
+                         "every influence card the limits allow.",
+                   "fr": "{out_seat} n'a plus de cartes Influence : {seat} joue un dernier tour et doit poser "
+                         "toutes les cartes Influence que les limites permettent."},
+    "passive": {"en": "{seat} stays passive.", "fr": "{seat} reste passif."},
+    "pass": {"en": "{seat} passes.", "fr": "{seat} passe."},
+    "discard": {"en": "{seat} discards {card}.", "fr": "{seat} défausse {card}."},
+    "place_down": {"en": "{seat} places a card face down at the {group}.",
+                   "fr": "{seat} pose une carte face cachée devant les {group}."},
+    "place_down_own": {"en": "You place your {card} face down at the {group}.",
+                       "fr": "Vous posez votre {card} face cachée devant les {group}."},
+    "place_up": {"en": "{seat} places {card} face up at the {group}.",
+                 "fr": "{seat} pose {card} face visible devant les {group}."},
+    "refill": {"en": "{seat} draws {influence} influence and {actions} action card(s).",
+               "fr": "{seat} pioche {influence} carte(s) Influence et {actions} Manipulation."},
+    "refill_own": {"en": "You draw: {cards}.", "fr": "Vous piochez : {cards}."},
+    "replacement": {"en": "{seat} draws a replacement card from the {pile}.",
+                    "fr": "{seat} pioche une carte de remplacement dans la {pile}."},
+    "replacement_own": {"en": "You draw a replacement: {card}.", "fr": "Vous piochez en remplacement : {card}."},
+    "announce": {"en": "{seat} plays {action}{target}.", "fr": "{seat} joue {action}{target}."},
+    "allow": {"en": "{seat} lets it pass.", "fr": "{seat} laisse faire."},
+    "veto": {"en": "{seat} vetoes the {action}: both cards are discarded.",
+             "fr": "{seat} oppose son Veto à la carte {action} : les deux cartes sont défaussées."},
+    "assassinated": {"en": "{seat}'s {card} at the {group} is assassinated.",
+                     "fr": "La carte {card} de {seat} devant les {group} est assassinée."},
+    "scouted": {"en": "{seat}'s cards at the {group} are turned face up: {values}.",
+                "fr": "Les cartes de {seat} devant les {group} sont retournées : {values}."},
+    "wrath": {"en": "The wrath of the gods strikes the {group}: {a_seat} loses {a_values}, {b_seat} loses {b_values}.",
+              "fr": "La colère des dieux frappe les {group} : {a_seat} perd {a_values}, {b_seat} perd {b_values}."},
+    "spy_seen": {"en": "{seat}'s hand: {cards}.", "fr": "Main de {seat} : {cards}."},
+    "spy_discard": {"en": "{seat} must discard {card}.", "fr": "{seat} doit défausser {card}."},
+    "castling_taken": {"en": "{seat} takes back {count} card(s) from the {group} and the {group2}.",
+                       "fr": "{seat} reprend {count} carte(s) devant les {group} et les {group2}."},
+    "castled": {"en": "{seat} redeals them face down: {count} at the {group}, {count2} at the {group2}.",
+                "fr": "{seat} les répartit face cachée : {count} devant les {group}, {count2} devant les {group2}."},
+    "vote_card": {"en": "Vote card: {card}.", "fr": "Carte Suffrage : {card}."},
+    "reshuffle": {"en": "The vote cards are reshuffled.", "fr": "Les cartes Suffrage sont remélangées."},
+    "vote_tie": {"en": "Vote on the {group}{cause}: {a_seat} {a_values} = {a_sum}, {b_seat} {b_values} = {b_sum}. "
+                       "A tie: nobody wins, the cards stay face up.",
+                 "fr": "Suffrage des {group}{cause} : {a_seat} {a_values} = {a_sum}, {b_seat} {b_values} = {b_sum}. "
+                       "Égalité : personne ne gagne, les cartes restent face visible."},
+    "vote_won": {"en": "Vote on the {group}{cause}: {a_seat} {a_values} = {a_sum}, {b_seat} {b_values} = {b_sum}"
+                       "{reversed}. {winner_seat} wins a patrician.",
+                 "fr": "Suffrage des {group}{cause} : {a_seat} {a_values} = {a_sum}, {b_seat} {b_values} = {b_sum}"
+                       "{reversed}. {winner_seat} recrute un patricien."},
+    "vote_discard": {"en": "{seat} discards {values}.", "fr": "{seat} défausse {values}."},
+    "exhausted": {"en": "The last of the {group} is won: their cards are discarded and their vote card leaves the game.",
+                  "fr": "Le dernier des {group} est recruté : leurs cartes sont défaussées et leur carte Suffrage "
+                        "quitte le jeu."},
+    "orgy_removed": {"en": "A second group is exhausted: one Orgy card leaves the game.",
+                     "fr": "Un second groupe est épuisé : une carte Orgie quitte le jeu."},
+    "game_over": {"en": "The game is over: {reason}. Missions: {a_seat} {a_mission}, {b_seat} {b_mission}.",
+                  "fr": "La partie est finie : {reason}. Missions : {a_seat} {a_mission}, {b_seat} {b_mission}."},
+}
+
+
+def _lang(lang: str) -> int:
+    return 1 if lang == "fr" else 0
+
+
+def card_words(card: Any, lang: str) -> str:
+    """An influence value or an action card in words."""
+    i = _lang(lang)
+    if isinstance(card, int):
+        return ("Philosopher", "Philosophe")[i] if card == 0 else str(card)
+    return ACTION_NAMES.get(card, (str(card), str(card)))[i]
+
+
+def cards_words(cards: list[Any], lang: str) -> str:
+    if not cards:
+        return ("nothing", "rien")[_lang(lang)]
+    return ", ".join(card_words(c, lang) for c in cards)
+
+
+def render_args(key: str, args: dict[str, Any], lang: str) -> dict[str, Any]:
+    i = _lang(lang)
+    out = dict(args)
+    for name in ("group", "group2"):
+        if name in args:
+            out[name] = GROUP_NAMES[args[name]][i]
+    if "value" in args:
+        out["card"] = card_words(args["value"], lang)
+    if key in ("discard", "spy_discard") and "card" in args:
+        out["card"] = card_words(args["card"], lang)
+    if key == "replacement_own":
+        out["card"] = card_words(args["card"], lang)
+    if key == "vote_card":
+        out["card"] = VOTE_CARD_NAMES[args["card"]][i]
+    for name in ("values", "a_values", "b_values", "cards"):
+        if name in args:
+            out[name] = cards_words(args[name], lang)
+    if "pile" in args:
+        out["pile"] = PILE_NAMES[args["pile"]][i]
+    if "reason" in args:
+        out["reason"] = END_REASONS[args["reason"]][i]
+    for name in ("a_mission", "b_mission"):
+        if name in args:
+            out[name] = GROUP_NAMES[args[name]][i]
+    if "cause" in args:
+        out["cause"] = ((" (8 cards)", " (8 cartes)")[i]) if args["cause"] == "eight" else ""
+    if "reversed" in args:
+        out["reversed"] = ((", reversed by the Philosophers", ", inversé par les Philosophes")[i]
+                           if args["reversed"] else "")
+    if key in ("announce", "veto"):
+        out["action"] = ACTION_NAMES[args["card"]][i]
+    if key == "announce":
+        target = ""
+        if "groups" in args:
+            a, b = (GROUP_NAMES[g][i] for g in args["groups"])
+            target = (f" on the {a} and the {b}", f" sur les {a} et les {b}")[i]
+        elif "value" in args:
+            target = (f" on the {out['card']} at the {out['group']}",
+                      f" sur le {out['card']} devant les {out['group']}")[i]
+        elif "group" in args:
+            target = (f" on the {out['group']}", f" sur les {out['group']}")[i]
+        out["target"] = target
+    return out
