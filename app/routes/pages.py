@@ -1,60 +1,117 @@
-"""HTML pages: home, invite (join), personal seat link, spectator link, a plain table page.
+"""The site's pages: lobby, create, join, personal seat link, table (waiting room and game), spectator page,
+rules, language switch and the club admin page.
 
-Templates are looked up in the project's `templates/` first and in `app/templates/` second, so the
-lobby and table screens of later issues can replace the plain ones here by adding a file of the same name.
-Every form works without JavaScript; the table page's script only adds live updates.
+Every page is server-rendered from the project's `templates/`. Every form works without JavaScript (post,
+then a 303 back to the page); htmx only enhances them: an action posted by htmx gets the flash region back
+(empty, or the sentence of a refusal) and the table itself is updated by the HTML websocket
+(`app/realtime/html.py`). Templates receive views, never states.
 """
 
 from __future__ import annotations
 
 import json
+import secrets
+from pathlib import Path
 from typing import Any
+from urllib.parse import quote, unquote
 
-from fastapi import APIRouter, Form, Request
+import markdown
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from fastapi.templating import Jinja2Templates
-from jinja2 import ChoiceLoader, Environment, FileSystemLoader, select_autoescape
 
 import games
 
-from ..config import PACKAGE_DIR, project_root
+from ..config import project_root
+from ..i18n import LANG_COOKIE, pick_lang, service_message, translator
+from ..realtime.html import ENV, PageState, context
+from ..services import bots
 from ..services.errors import ServiceError
 from ..services.tables import TablesService
 from .api import base_url, seat_cookie
 
 router = APIRouter(include_in_schema=False)
 
-_env = Environment(
-    loader=ChoiceLoader([FileSystemLoader(str(project_root() / "templates")),
-                         FileSystemLoader(str(PACKAGE_DIR / "templates"))]),
-    autoescape=select_autoescape(["html"]),
-)
-templates = Jinja2Templates(env=_env)
+FLASH_COOKIE = "tabula_flash"
+ADMIN_COOKIE = "tabula_admin"
+SEAT_COOKIE_AGE = 180 * 24 * 3600
 
+
+# ---------------------------------------------------------------------------------------- helpers
 
 def _service(request: Request) -> TablesService:
     return request.app.state.service
 
 
-def _page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
-    return templates.TemplateResponse(request, name, context, status_code=status)
+def lang_of(request: Request) -> str:
+    return pick_lang(request.cookies, request.headers, request.query_params.get("lang"))
+
+
+def _render(request: Request, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
+    lang = ctx.pop("lang", None) or lang_of(request)
+    tr = translator(lang)
+    base = {"request": request, "lang": lang, "tr": tr, "path": request.url.path
+            + (("?" + request.url.query) if request.url.query else "")}
+    html = ENV.get_template(name).render({**base, **ctx})
+    return HTMLResponse(html, status_code=status)
+
+
+def _message(request: Request, status: int, en: str, fr: str) -> HTMLResponse:
+    tr = translator(lang_of(request))
+    return _render(request, "message.html", status=status, message=tr(en, fr))
 
 
 def _problem(request: Request, exc: ServiceError) -> HTMLResponse:
-    return _page(request, "tables/message.html", status=exc.status, title="Tabula", message=exc.message)
+    return _render(request, "message.html", status=exc.status, message=service_message(exc.message, lang_of(request)))
 
 
 def _set_seat_cookie(request: Request, response: Response, table_id: str, token: str) -> None:
-    response.set_cookie(seat_cookie(table_id), token, max_age=180 * 24 * 3600, httponly=True, samesite="lax",
+    response.set_cookie(seat_cookie(table_id), token, max_age=SEAT_COOKIE_AGE, httponly=True, samesite="lax",
                         secure=request.app.state.settings.secure_cookies, path="/")
 
 
+def _served(request: Request) -> dict[str, games.Game]:
+    return request.app.state.games
+
+
+def _game_card(slug: str, game: games.Game) -> dict[str, Any]:
+    return {"slug": slug, "title_en": game.title_en, "title_fr": game.title_fr, "pitch_en": game.pitch_en,
+            "pitch_fr": game.pitch_fr, "min_players": game.min_players, "max_players": game.max_players,
+            "options": [o.as_dict() for o in game.options]}
+
+
+def _is_htmx(request: Request) -> bool:
+    return request.headers.get("hx-request") == "true"
+
+
+def _local(path: str | None) -> str:
+    """Only same-site paths may be redirected to."""
+    if not path or not path.startswith("/") or path.startswith("//") or "\\" in path:
+        return "/"
+    return path
+
+
+# ------------------------------------------------------------------------------------------- lobby
+
 @router.get("/", response_class=HTMLResponse)
 async def home(request: Request) -> HTMLResponse:
-    listed = [{"slug": slug, "title_en": g.title_en, "title_fr": g.title_fr, "pitch_en": g.pitch_en,
-               "min_players": g.min_players, "max_players": g.max_players}
-              for slug, g in games.REGISTRY.items() if slug in request.app.state.games]
-    return _page(request, "home.html", games=listed)
+    served = _served(request)
+    listed = [_game_card(slug, g) for slug, g in games.REGISTRY.items() if slug in served]
+    mine = []
+    service = _service(request)
+    prefix = seat_cookie("")
+    for name, token in list(request.cookies.items())[:40]:
+        if not name.startswith(prefix):
+            continue
+        table_id = name[len(prefix):]
+        try:
+            ident = await service.identify(table_id, token)
+            summary = await service.summary(table_id)
+        except ServiceError:
+            continue
+        if ident.seat is not None:
+            mine.append({**summary, "you": ident.seat})
+    mine.sort(key=lambda t: t["created_at"] or "", reverse=True)
+    return _render(request, "home.html", games=listed, mine=mine[:8])
 
 
 @router.get("/healthz")
@@ -70,14 +127,83 @@ async def healthz(request: Request) -> Response:
     return Response('{"status":"ok","database":true}', media_type="application/json")
 
 
+def _options_from_form(game: games.Game, form: Any) -> dict[str, Any]:
+    """The options of the create form: each one's value is the JSON of one of its choices."""
+    options: dict[str, Any] = {}
+    for option in game.options:
+        raw = form.get(f"opt_{option.name}")
+        if raw is None:
+            if isinstance(option.default, bool):  # an unchecked checkbox
+                options[option.name] = False
+            continue
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            value = raw
+        options[option.name] = value
+    return options
+
+
+BOT_SEAT_FIELD = "bot_"  # bot_1, bot_2...: "" (a person) or a bot level, for every seat but the creator's
+DEMO_LEVEL_FIELD = "demo_level"
+
+
+def _bots_from_form(form: Any, players: int, demo: bool) -> dict[str, str] | None:
+    """The bot seats of the create form: {"seat": level}. Seat 0 is the creator's, so only the others can
+    be given to a bot; a demo table gives every seat to a bot of the chosen level. None: a level that is
+    not one."""
+    if demo:
+        level = str(form.get(DEMO_LEVEL_FIELD) or "novice")
+        if level not in bots.LEVELS:
+            return None
+        return {str(seat): level for seat in range(players)}
+    chosen: dict[str, str] = {}
+    for seat in range(1, players):
+        level = str(form.get(f"{BOT_SEAT_FIELD}{seat}") or "")
+        if not level:
+            continue
+        if level not in bots.LEVELS:
+            return None
+        chosen[str(seat)] = level
+    return chosen
+
+
 @router.post("/tables/new")
-async def new_table(request: Request, game: str = Form(...), players: int = Form(...)) -> Response:
+async def new_table(request: Request) -> Response:
+    form = await request.form()
+    slug = str(form.get("game", ""))
+    game = _served(request).get(slug)
+    if game is None:
+        return _message(request, 400, "There is no such game here.", "Ce jeu n'existe pas ici.")
     try:
-        snap = await _service(request).create(game, players, {})
+        players = int(str(form.get("players", game.min_players)))
+    except ValueError:
+        return _message(request, 400, "Choose the number of players.", "Choisissez le nombre de joueurs.")
+    demo = form.get("demo") == "bots"
+    # (A number of players the game does not take is refused by the service, in its words.)
+    seat_bots = _bots_from_form(form, players, demo) if game.min_players <= players <= game.max_players else {}
+    if seat_bots is None:
+        return _message(request, 400, "A bot is novice or strong.", "Un bot est débutant ou fort.")
+    try:
+        snap = await _service(request).create(slug, players, _options_from_form(game, form),
+                                              bots=seat_bots or None)
     except ServiceError as e:
         return _problem(request, e)
-    return RedirectResponse(f"/t/{snap.id}/join?key={snap.invite_key}", status_code=303)
+    if demo:  # a table of bots only: it starts at once, and its creator watches it
+        return RedirectResponse(f"/t/{snap.id}/watch?key={quote(snap.spectator_key)}", status_code=303)
+    name = str(form.get("name", "")).strip()
+    if not name:
+        return RedirectResponse(f"/t/{snap.id}/join?key={snap.invite_key}", status_code=303)
+    try:
+        _seat, token = await _service(request).join(snap.id, snap.invite_key, name)
+    except ServiceError as e:
+        return _problem(request, e)
+    response = RedirectResponse(f"/t/{snap.id}", status_code=303)
+    _set_seat_cookie(request, response, snap.id, token)
+    return response
 
+
+# -------------------------------------------------------------------------------------------- join
 
 @router.get("/t/{table_id}/join", response_class=HTMLResponse)
 async def join_page(request: Request, table_id: str, key: str = "") -> Response:
@@ -87,17 +213,27 @@ async def join_page(request: Request, table_id: str, key: str = "") -> Response:
         summary = await service.summary(table_id)
     except ServiceError as e:
         return _problem(request, e)
-    if not key or key != snap.invite_key:
-        return _page(request, "tables/message.html", status=403, title="Tabula",
-                     message="This invite link is not valid.")
+    if not key or not secrets.compare_digest(key, snap.invite_key):
+        return _message(request, 403, "This invite link is not valid.", "Ce lien d'invitation n'est pas valable.")
+    # Already seated here (the cookie): straight to the table.
+    token = request.cookies.get(seat_cookie(table_id))
+    if token:
+        try:
+            if (await service.identify(table_id, token)).seat is not None:
+                return RedirectResponse(f"/t/{table_id}", status_code=303)
+        except ServiceError:
+            pass
     base = base_url(request)
-    return _page(request, "tables/join.html", table=summary, key=key,
-                 invite_url=f"{base}/t/{table_id}/join?key={snap.invite_key}",
-                 spectator_url=f"{base}/t/{table_id}/watch?key={snap.spectator_key}")
+    game = _served(request).get(summary["game"])
+    return _render(request, "join.html", table=summary, key=key, game=_game_card(summary["game"], game),
+                   invite_url=f"{base}/t/{table_id}/join?key={snap.invite_key}",
+                   spectator_url=f"{base}/t/{table_id}/watch?key={snap.spectator_key}")
 
 
 @router.post("/t/{table_id}/join")
-async def join_submit(request: Request, table_id: str, key: str = Form(""), name: str = Form("")) -> Response:
+async def join_submit(request: Request, table_id: str) -> Response:
+    form = await request.form()
+    key, name = str(form.get("key", "")), str(form.get("name", ""))
     try:
         _seat, token = await _service(request).join(table_id, key, name)
     except ServiceError as e:
@@ -115,11 +251,18 @@ async def seat_link(request: Request, table_id: str, token: str) -> Response:
     except ServiceError as e:
         return _problem(request, e)
     if ident.seat is None:
-        return RedirectResponse(f"/t/{table_id}/watch?key={token}", status_code=303)
+        return RedirectResponse(f"/t/{table_id}/watch?key={quote(token)}", status_code=303)
+    # Returning through the seat link takes back a seat a bot took over (harmless when it is yours).
+    try:
+        await bots.reclaim(_service(request), table_id, token)
+    except ServiceError as e:
+        return _problem(request, e)
     response = RedirectResponse(f"/t/{table_id}", status_code=303)
     _set_seat_cookie(request, response, table_id, token)
     return response
 
+
+# ------------------------------------------------------------------------------------------- table
 
 @router.get("/t/{table_id}/watch", response_class=HTMLResponse)
 async def watch_page(request: Request, table_id: str, key: str = "") -> Response:
@@ -131,44 +274,79 @@ async def table_page(request: Request, table_id: str) -> Response:
     return await _table_page(request, table_id, request.cookies.get(seat_cookie(table_id)), spectator=False)
 
 
+async def table_links(request_base: str, service: TablesService, table_id: str, credential: str,
+                      seated: bool) -> dict[str, str | None]:
+    snap = await service.current(table_id)
+    return {
+        "seat": f"{request_base}/t/{table_id}/seat/{credential}" if seated else None,
+        "invite": f"{request_base}/t/{table_id}/join?key={snap.invite_key}" if seated else None,
+        "spectator": f"{request_base}/t/{table_id}/watch?key={snap.spectator_key}",
+        "spectate_key": None if seated else credential,
+    }
+
+
 async def _table_page(request: Request, table_id: str, credential: str | None, spectator: bool) -> Response:
     service = _service(request)
     try:
         summary = await service.summary(table_id)
         if not credential:
-            return _page(request, "tables/message.html", status=403, title="Tabula",
-                         message="Open your personal seat link, the invite link or the spectator link.")
+            return _message(request, 403, "Open your personal seat link, the invite link or the spectator link.",
+                            "Ouvrez votre lien de place, le lien d'invitation ou le lien spectateur.")
         ident = await service.identify(table_id, credential)
         version, view = await service.view(table_id, credential)
-        snap = await service.current(table_id)
+        links = await table_links(base_url(request), service, table_id, credential, ident.seat is not None)
     except ServiceError as e:
         return _problem(request, e)
-    base = base_url(request)
-    seated = ident.seat is not None
-    return _page(
-        request, "tables/table.html", table=summary, view=view, version=version, seat=ident.seat,
-        view_json=json.dumps(view, indent=1, ensure_ascii=False),
-        actions=[json.dumps(a, separators=(",", ":")) for a in (view["game"] or {}).get("legal_actions", [])],
-        seat_url=f"{base}/t/{table_id}/seat/{credential}" if seated else None,
-        invite_url=f"{base}/t/{table_id}/join?key={snap.invite_key}" if seated else None,
-        spectator_url=f"{base}/t/{table_id}/watch?key={snap.spectator_key}",
-        ws_query="" if seated else f"?spectate={credential}",
-    )
+    if spectator and ident.seat is not None:  # a seat token in a spectator link: open the seat
+        return RedirectResponse(f"/t/{table_id}/seat/{credential}", status_code=303)
+    lang = lang_of(request)
+    game = service.game(summary["game"])
+    flash = request.cookies.get(FLASH_COOKIE)
+    page = PageState(view, version, lang, game,
+                     {"connected": [s["number"] for s in summary["seats"] if s["connected"]],
+                      "spectators": summary["spectators"]},
+                     links, flash=unquote(flash) if flash else None, title_en=game.title_en, title_fr=game.title_fr)
+    ctx = context(page)
+    ws_url = f"/ws/tables/{table_id}/html?since={version}"
+    if ident.seat is None:
+        ws_url += f"&spectate={quote(credential)}"
+    response = _render(request, "table.html", ws_url=ws_url, summary=summary, **ctx)
+    if flash:
+        response.delete_cookie(FLASH_COOKIE, path="/")
+    return response
 
 
 @router.post("/t/{table_id}/act")
-async def act_form(request: Request, table_id: str, version: int = Form(...), action: str = Form(...)) -> Response:
-    """The form fallback of the table page (no JavaScript needed)."""
+async def act_form(request: Request, table_id: str) -> Response:
+    """An action from the table page: with htmx, the flash region comes back (the socket updates the page);
+    without JavaScript, a 303 back to the table (a refusal is shown there once)."""
+    form = await request.form()
+    lang = lang_of(request)
+    tr = translator(lang)
     try:
-        parsed = json.loads(action)
+        version = int(str(form.get("version", "")))
     except ValueError:
-        parsed = None
+        version = -1
     try:
-        await _service(request).act(table_id, request.cookies.get(seat_cookie(table_id)), version, parsed)
+        action = json.loads(str(form.get("action", "")))
+    except ValueError:
+        action = None
+    message = None
+    try:
+        await _service(request).act(table_id, request.cookies.get(seat_cookie(table_id)), version, action)
     except ServiceError as e:
-        if e.status != 409:
-            return _problem(request, e)
-    return RedirectResponse(f"/t/{table_id}", status_code=303)
+        message = service_message(e.message, lang)
+        if e.status == 409 and "moved on" in e.message:
+            message = tr("The table moved on before your move arrived: look again and replay if you still can.",
+                         "La table a changé avant l'arrivée de votre coup : regardez et rejouez si c'est encore "
+                         "possible.")
+    if _is_htmx(request):
+        html = ENV.get_template("table/flash.html").render({"flash": message, "tr": tr})
+        return HTMLResponse(html)
+    response = RedirectResponse(f"/t/{table_id}", status_code=303)
+    if message:
+        response.set_cookie(FLASH_COOKIE, quote(message), max_age=60, httponly=True, samesite="lax", path="/")
+    return response
 
 
 @router.post("/t/{table_id}/leave")
@@ -179,4 +357,122 @@ async def leave_form(request: Request, table_id: str) -> Response:
         return _problem(request, e)
     response = RedirectResponse("/", status_code=303)
     response.delete_cookie(seat_cookie(table_id), path="/")
+    return response
+
+
+@router.post("/t/{table_id}/leave-game")
+async def leave_game_form(request: Request, table_id: str) -> Response:
+    """Leave a started game: a bot plays the seat until its player comes back through the seat link. The
+    form asks for a confirmation (a checkbox); without it, back to the table with a sentence."""
+    form = await request.form()
+    lang = lang_of(request)
+    tr = translator(lang)
+    response = RedirectResponse(f"/t/{table_id}", status_code=303)
+    if form.get("confirm") != "yes":
+        message = tr("Tick the box to confirm that you leave the game.",
+                     "Cochez la case pour confirmer que vous quittez la partie.")
+        response.set_cookie(FLASH_COOKIE, quote(message), max_age=60, httponly=True, samesite="lax", path="/")
+        return response
+    try:
+        result = await bots.leave_game(_service(request), table_id, request.cookies.get(seat_cookie(table_id)),
+                                       request.app.state.settings.takeover_level)
+    except ServiceError as e:
+        return _problem(request, e)
+    if result["bot"] is None:  # the game had not started: the seat is free again
+        response = RedirectResponse("/", status_code=303)
+        response.delete_cookie(seat_cookie(table_id), path="/")
+        return response
+    message = tr("A bot plays your seat now. Open your personal link to take it back.",
+                 "Un bot joue votre place. Ouvrez votre lien personnel pour la reprendre.")
+    response.set_cookie(FLASH_COOKIE, quote(message), max_age=60, httponly=True, samesite="lax", path="/")
+    return response
+
+
+# --------------------------------------------------------------------------------------- language
+
+@router.get("/lang/{code}")
+async def switch_language(request: Request, code: str, next: str = "/") -> Response:
+    response = RedirectResponse(_local(next), status_code=303)
+    if code in ("en", "fr"):
+        response.set_cookie(LANG_COOKIE, code, max_age=365 * 24 * 3600, samesite="lax", path="/")
+    return response
+
+
+# ------------------------------------------------------------------------------------------- rules
+
+_RULES_CACHE: dict[tuple[str, str], str] = {}
+
+
+def rules_html(slug: str, lang: str) -> str | None:
+    cached = _RULES_CACHE.get((slug, lang))
+    if cached is not None:
+        return cached
+    folder = project_root() / "games" / slug
+    if not folder.is_dir():
+        folder = Path(games.__file__).resolve().parent / slug
+    source = folder / ("RULES.fr.md" if lang == "fr" else "RULES.md")
+    if not source.is_file():
+        source = folder / "RULES.md"
+    if not source.is_file():
+        return None
+    html = markdown.markdown(source.read_text(encoding="utf-8"), extensions=["tables", "fenced_code", "toc"],
+                             output_format="html")
+    _RULES_CACHE[(slug, lang)] = html
+    return html
+
+
+@router.get("/rules/{slug}", response_class=HTMLResponse)
+async def rules_page(request: Request, slug: str) -> Response:
+    game = games.REGISTRY.get(slug)
+    if game is None:
+        return _message(request, 404, "There is no such game here.", "Ce jeu n'existe pas ici.")
+    lang = lang_of(request)
+    body = rules_html(slug, lang)
+    if body is None:
+        return _message(request, 404, "The rules of this game are missing.", "Les règles de ce jeu manquent.")
+    return _render(request, "rules.html", lang=lang, game=_game_card(slug, game), rules=body)
+
+
+# ------------------------------------------------------------------------------------------- admin
+
+def admin_token(request: Request) -> str | None:
+    """The club's admin token: `settings.admin_token` (TABULA_ADMIN_TOKEN; the admin page is off without it)."""
+    return request.app.state.settings.admin_token or None
+
+
+def _admin_ok(request: Request, token: str | None) -> bool:
+    expected = admin_token(request)
+    return bool(expected and token and secrets.compare_digest(token.encode(), expected.encode()))
+
+
+@router.get("/admin", response_class=HTMLResponse)
+async def admin_page(request: Request) -> Response:
+    if not admin_token(request):
+        return _message(request, 404, "The admin page is disabled on this server (TABULA_ADMIN_TOKEN is not set).",
+                        "La page d'administration est désactivée sur ce serveur (TABULA_ADMIN_TOKEN n'est pas défini).")
+    if not _admin_ok(request, request.cookies.get(ADMIN_COOKIE)):
+        return _render(request, "admin_login.html", status=401, failed=False)
+    tables = await _service(request).listing()
+    return _render(request, "admin.html", tables=tables, games=_served(request))
+
+
+@router.post("/admin")
+async def admin_login(request: Request) -> Response:
+    if not admin_token(request):
+        return _message(request, 404, "The admin page is disabled on this server.",
+                        "La page d'administration est désactivée sur ce serveur.")
+    form = await request.form()
+    token = str(form.get("token", ""))
+    if not _admin_ok(request, token):
+        return _render(request, "admin_login.html", status=403, failed=True)
+    response = RedirectResponse("/admin", status_code=303)
+    response.set_cookie(ADMIN_COOKIE, token, max_age=12 * 3600, httponly=True, samesite="strict", path="/admin",
+                        secure=request.app.state.settings.secure_cookies)
+    return response
+
+
+@router.post("/admin/logout")
+async def admin_logout(request: Request) -> Response:
+    response = RedirectResponse("/", status_code=303)
+    response.delete_cookie(ADMIN_COOKIE, path="/admin")
     return response

@@ -1,0 +1,176 @@
+// Tabula's page script: a small layer over htmx. Everything works without it (forms post and come back);
+// with it, the table page is live (htmx websocket extension + out-of-band swaps), actions post without a
+// reload, "click a card, then where it goes" selections, copy buttons and the tab title.
+// It never decides what is legal: it only shows or hides the server's own controls.
+(function () {
+  "use strict";
+
+  // ------------------------------------------------------------------------------ picks (selections)
+  // A pickable element has data-pick="group:value" (and data-pick-multi to select several). The selection
+  // forms a key ("inf:3", or "dice:3,5,5" sorted); each control with data-need-pick equal to that key shows.
+  let selected = []; // ids of the selected pickable elements
+
+  function pickables() { return Array.from(document.querySelectorAll("[data-pick]")); }
+
+  function groupOf(el) { return el.dataset.pick.split(":")[0]; }
+  function valueOf(el) { return el.dataset.pick.slice(el.dataset.pick.indexOf(":") + 1); }
+
+  function currentKey() {
+    const els = selected.map((id) => document.getElementById(id)).filter(Boolean);
+    if (!els.length) return null;
+    if (!els[0].hasAttribute("data-pick-multi")) return els[0].dataset.pick;
+    return groupOf(els[0]) + ":" + els.map(valueOf).sort().join(",");
+  }
+
+  function applyPicks() {
+    // Name the pickables by what they are and their rank among equals ("pk-dice-3-1"), so that a selection
+    // survives a re-render of its region; forget selected elements that are gone.
+    const seen = {};
+    pickables().forEach((el) => {
+      const base = "pk-" + el.dataset.pick.replace(/[^A-Za-z0-9_-]/g, "-");
+      seen[base] = (seen[base] || 0) + 1;
+      if (!el.id || el.id.indexOf("pk-") === 0) el.id = base + "-" + seen[base];
+    });
+    selected = selected.filter((id) => document.getElementById(id));
+    const key = currentKey();
+    pickables().forEach((el) => {
+      const on = selected.includes(el.id);
+      el.setAttribute("aria-pressed", on ? "true" : "false");
+      el.classList.toggle("picked", on);
+    });
+    let shown = 0;
+    document.querySelectorAll("[data-need-pick]").forEach((form) => {
+      const show = key !== null && form.dataset.needPick === key;
+      form.classList.toggle("shown", show);
+      if (show) shown += 1;
+    });
+    const root = document.getElementById("tb");
+    if (root) {
+      root.classList.toggle("has-pick", key !== null);
+      root.classList.toggle("pick-matches", shown > 0);
+    }
+    document.querySelectorAll("[data-pick-hint]").forEach((hint) => {
+      hint.textContent = key === null ? hint.dataset.hintNone : shown ? hint.dataset.hintSome : hint.dataset.hintNo;
+    });
+  }
+
+  function togglePick(el) {
+    if (!el.id) return;
+    const multi = el.hasAttribute("data-pick-multi");
+    const at = selected.indexOf(el.id);
+    if (multi) {
+      const first = selected.length ? document.getElementById(selected[0]) : null;
+      if (first && (groupOf(first) !== groupOf(el) || !first.hasAttribute("data-pick-multi"))) selected = [];
+      if (at >= 0) selected.splice(at, 1); else selected.push(el.id);
+    } else {
+      selected = at >= 0 ? [] : [el.id];
+    }
+    applyPicks();
+  }
+
+  // --------------------------------------------------------------------------------------- clicks
+  document.addEventListener("click", (event) => {
+    const copy = event.target.closest("[data-copy]");
+    if (copy) {
+      const input = document.querySelector(copy.dataset.copy);
+      if (input) {
+        input.select();
+        const done = () => {
+          const text = copy.textContent;
+          copy.textContent = "✓";
+          setTimeout(() => { copy.textContent = text; }, 1500);
+        };
+        if (navigator.clipboard && window.isSecureContext) {
+          navigator.clipboard.writeText(input.value).then(done, () => { document.execCommand("copy"); done(); });
+        } else {
+          document.execCommand("copy");
+          done();
+        }
+      }
+      return;
+    }
+    const close = event.target.closest("[data-close-flash]");
+    if (close) {
+      const flash = document.getElementById("tb-flash");
+      if (flash) { flash.classList.remove("show"); flash.textContent = ""; }
+      return;
+    }
+    const pick = event.target.closest("[data-pick]");
+    if (pick) { togglePick(pick); return; }
+  });
+
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && selected.length) { selected = []; applyPicks(); }
+  });
+
+  // ------------------------------------------------------------------------------- live table page
+  function tableVersion() {
+    const v = document.getElementById("tb-version");
+    return v ? v.dataset.version : null;
+  }
+
+  function afterUpdate() {
+    const v = document.getElementById("tb-version");
+    if (v) {
+      if (v.dataset.title) document.title = v.dataset.title;
+      const root = document.getElementById("tb");
+      if (root) root.classList.toggle("my-turn", v.dataset.myTurn === "1");
+    }
+    applyPicks();
+  }
+
+  document.addEventListener("htmx:configRequest", (event) => {
+    // An action carries the version the page shows now (the regions swapped in since the page loaded
+    // may have left an older one in the form).
+    const version = tableVersion();
+    if (version !== null && event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("#tb")) {
+      event.detail.parameters["version"] = version;
+    }
+  });
+
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    const form = event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("form.act");
+    if (form) form.classList.add("sending");
+  });
+  document.addEventListener("htmx:afterRequest", (event) => {
+    const form = event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("form.act");
+    if (form) form.classList.remove("sending");
+    if (event.detail.failed) {
+      const flash = document.getElementById("tb-flash");
+      if (flash) { flash.classList.add("show"); flash.textContent = flash.dataset.offline || "⚠"; }
+    }
+  });
+
+  document.addEventListener("htmx:wsAfterMessage", (event) => {
+    const message = event.detail.message || "";
+    if (message.indexOf('id="tb-ping"') >= 0) {
+      event.detail.socketWrapper.send('{"type":"pong"}');
+    }
+    afterUpdate();
+  });
+  document.addEventListener("htmx:afterSwap", afterUpdate);
+  document.addEventListener("htmx:oobAfterSwap", () => {});
+
+  document.addEventListener("htmx:wsOpen", () => {
+    const conn = document.getElementById("tb-conn");
+    if (conn) conn.hidden = true;
+  });
+
+  let retries = 0;
+  document.addEventListener("htmx:wsClose", (event) => {
+    const code = event.detail.event ? event.detail.event.code : 0;
+    if (code === 4403 || code === 4404) return; // refused for good
+    const conn = document.getElementById("tb-conn");
+    if (conn) conn.hidden = false;
+    // The extension itself retries only after abnormal closes; a server restart (1001) or a heartbeat
+    // close (4408) is retried here. Either way the server sends every region again on connect.
+    if ([1006, 1011, 1012, 1013].indexOf(code) < 0) {
+      const delay = Math.min(10000, 500 * Math.pow(2, retries)) * (0.5 + Math.random());
+      retries += 1;
+      setTimeout(() => event.detail.socketWrapper.reconnect(), delay);
+    }
+  });
+  document.addEventListener("htmx:wsOpen", () => { retries = 0; });
+
+  document.addEventListener("DOMContentLoaded", afterUpdate);
+})();

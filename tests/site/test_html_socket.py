@@ -1,0 +1,171 @@
+"""The table page's HTML websocket: only the regions whose part of the view changed are sent (as elements
+with stable ids, swapped out-of-band by htmx), a gap asks for a full view, a (re)connection that missed
+versions gets every region, presence and pings have their own small regions, and credentials are checked."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+import websockets
+
+from app.realtime.diff import view_patch
+from app.realtime.html import HtmlConnection
+from games import REGISTRY
+
+from .test_pages import act, api_view, new_full_table
+
+LINKS = {"seat": "http://x/t/T/seat/S", "invite": "http://x/t/T/join?key=I", "spectator": "http://x/t/T/watch?key=K",
+         "spectate_key": None}
+
+
+class FakeSocket:
+    def __init__(self):
+        self.sent: list[str] = []
+
+    async def send_text(self, text: str) -> None:
+        self.sent.append(text)
+
+
+def client_view(game, state, seat, status="playing", players=2):
+    players = state["players"] if state is not None else players
+    return {"table": {"id": "T", "game": game.slug, "status": status, "players": players,
+                      "seats": [{"number": n, "name": f"P{n}"} for n in range(players)], "you": seat},
+            "game": game.view(state, seat) if state is not None else None}
+
+
+def top_level_ids(html: str) -> list[str]:
+    """The ids of the top-level elements of a websocket message (what htmx swaps)."""
+    from html.parser import HTMLParser
+
+    found: list[str] = []
+    depth = 0
+    void = {"input", "br", "img", "meta", "link", "hr", "circle", "rect", "path", "ellipse"}
+
+    class P(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            nonlocal depth
+            if depth == 0:
+                found.append(dict(attrs).get("id", ""))
+            if tag not in void:
+                depth += 1
+
+        def handle_startendtag(self, tag, attrs):
+            if depth == 0:
+                found.append(dict(attrs).get("id", ""))
+
+        def handle_endtag(self, tag):
+            nonlocal depth
+            if tag not in void:
+                depth -= 1
+
+    P().feed(html)
+    return found
+
+
+async def test_only_the_regions_whose_view_keys_changed_are_sent():
+    game = REGISTRY["cesar_cleopatre"]
+    state = game.setup(2, 11)
+    ws = FakeSocket()
+    conn = HtmlConnection(ws, "T", 0, "h", lang="en", game=game, links=LINKS,
+                          presence={"connected": [0], "spectators": 0}, title=(game.title_en, game.title_fr))
+    old = client_view(game, state, 0)
+    await conn.send(json.dumps({"type": "full", "version": 5, "view": old}))
+    assert top_level_ids(ws.sent[-1]) == ["tb-version", "tb-body"]  # everything, once
+
+    # Seat 1 places a setup card: seat 0 sees a face-down card appear at a group and a new log line.
+    seat1 = game.legal_actions(state, 1)[0]
+    new_state = game.apply(state, 1, seat1)
+    new = client_view(game, new_state, 0)
+    await conn.send(json.dumps({"type": "patch", "from": 5, "version": 6, "patch": view_patch(old, new)}))
+    sent = top_level_ids(ws.sent[-1])
+    assert sent[0] == "tb-version" and "cc-board" in sent and "tb-body" not in sent
+    assert "cc-bottom" not in sent and "cc-votes" not in sent  # nothing of theirs changed
+    assert 'data-version="6"' in ws.sent[-1]
+
+    # A gap: the patch does not start from the version the page holds; a full view is asked for instead.
+    asked = []
+
+    async def resync():
+        asked.append(True)
+
+    conn.resync = resync
+    count = len(ws.sent)
+    await conn.send(json.dumps({"type": "patch", "from": 9, "version": 10, "patch": []}))
+    await asyncio.sleep(0)
+    assert asked == [True] and len(ws.sent) == count
+
+    # Presence changes only the players and spectators regions; pings have their own element.
+    await conn.send(json.dumps({"type": "presence", "connected": [0, 1], "spectators": 2}))
+    assert sorted(top_level_ids(ws.sent[-1])) == ["tb-seats", "tb-spectators"]
+    assert "2 spectator(s)" in ws.sent[-1]
+    await conn.send(json.dumps({"type": "ping"}))
+    assert top_level_ids(ws.sent[-1]) == ["tb-ping"]
+
+
+async def test_the_start_of_the_game_swaps_the_whole_body_in_the_readers_language():
+    game = REGISTRY["alea_iacta_est"]
+    state = game.setup(2, 3)
+    ws = FakeSocket()
+    conn = HtmlConnection(ws, "T", None, None, lang="fr", game=game, links={**LINKS, "seat": None, "invite": None},
+                          presence={"connected": [], "spectators": 1}, title=(game.title_en, game.title_fr))
+    lobby = client_view(game, None, None, status="lobby")
+    await conn.send(json.dumps({"type": "full", "version": 1, "view": lobby}))
+    assert "Salle d&#39;attente" in ws.sent[-1]
+    playing = client_view(game, state, None)
+    await conn.send(json.dumps({"type": "patch", "from": 1, "version": 2, "patch": view_patch(lobby, playing)}))
+    assert top_level_ids(ws.sent[-1]) == ["tb-version", "tb-body"]
+    assert "Manche 1 sur 6" in ws.sent[-1] and 'name="action"' not in ws.sent[-1]
+
+
+def socket_url(site, table_id: str, since: int | None = None, spectate: str | None = None) -> str:
+    url = f"{site.base.replace('http://', 'ws://')}/ws/tables/{table_id}/html"
+    params = []
+    if since is not None:
+        params.append(f"since={since}")
+    if spectate:
+        params.append(f"spectate={spectate}")
+    return url + ("?" + "&".join(params) if params else "")
+
+
+async def receive(ws, timeout: float = 5.0) -> str:
+    while True:
+        message = await asyncio.wait_for(ws.recv(), timeout)
+        if 'id="tb-ping"' not in message and 'id="tb-seats"' not in message.split(">", 1)[0]:
+            return message
+
+
+async def test_a_page_socket_sends_nothing_when_in_sync_then_only_what_changed(site):
+    table_id, tokens, spectate = await asyncio.to_thread(new_full_table, site, "ave_cesar")
+    version, view = await asyncio.to_thread(api_view, site, table_id, tokens[0])
+    headers = {"Cookie": f"tabula_seat_{table_id}={tokens[0]}", "Origin": site.base}
+    async with websockets.connect(socket_url(site, table_id, since=version), additional_headers=headers) as ws:
+        with pytest.raises(asyncio.TimeoutError):
+            await receive(ws, timeout=0.6)  # the page is up to date: nothing to send
+        seat = view["game"]["to_act"][0]
+        _, acting = await asyncio.to_thread(api_view, site, table_id, tokens[seat])
+        await asyncio.to_thread(act, site, table_id, tokens[seat], version, acting["game"]["legal_actions"][0])
+        message = await receive(ws)
+        sent = top_level_ids(message)
+        assert sent[0] == "tb-version" and "tb-body" not in sent and "tb-log" in sent
+        assert f'data-version="{version + 1}"' in message
+
+
+async def test_a_reconnection_after_a_gap_gets_every_region_and_a_bad_credential_is_refused(site):
+    table_id, tokens, spectate = await asyncio.to_thread(new_full_table, site, "cesar_cleopatre")
+    version, _ = await asyncio.to_thread(api_view, site, table_id, tokens[0])
+    async with websockets.connect(socket_url(site, table_id, since=version - 1, spectate=spectate)) as ws:
+        message = await receive(ws)
+        assert top_level_ids(message) == ["tb-version", "tb-body"]
+        assert 'name="action"' not in message and "You are watching" in message
+    async with websockets.connect(socket_url(site, table_id, spectate="wrong")) as ws:
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            await receive(ws)
+        assert closed.value.rcvd.code == 4403
+    # Another site's page cannot ride on the seat cookie.
+    headers = {"Cookie": f"tabula_seat_{table_id}={tokens[0]}", "Origin": "http://evil.example"}
+    async with websockets.connect(socket_url(site, table_id), additional_headers=headers) as ws:
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            await receive(ws)
+        assert closed.value.rcvd.code == 4403
