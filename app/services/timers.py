@@ -1,0 +1,103 @@
+"""The turn timer: nobody blocks a table.
+
+A table may have a timer (`tables.turn_timer`, seconds per decision; the lobby offers minutes, the API
+also takes seconds). While a seat played by a person is to act, the table's `deadline_at` is the time of
+the last committed version plus the timer: every write that commits a version sets it in the same
+statement (an action in tables.py, the start of the game, a seat changing hands in bots.py), so the
+deadline moves with the table and is never left behind by a crash. Windows out of turn (a veto, joining a
+Counters action, sealed bids) are decisions like any other: the deadline runs whenever a person is among
+the seats that may act. When only bots are to act, or the game is over, there is no deadline.
+
+Each server process runs a `TurnTimer` that looks for expired deadlines every `TABULA_TIMER_INTERVAL`
+seconds (and at once when the process starts, so deadlines that expired while no server ran are handled
+after a restart). An expired deadline hands every person's seat that is to act to a bot (bots.expire);
+the hand-over is a compare-and-set on the version the deadline belongs to, so a move that arrived just in
+time wins, and several processes finding the same deadline write it once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import datetime, timedelta, timezone
+from typing import TYPE_CHECKING, Awaitable, Callable, Iterable, Sequence
+
+from sqlalchemy import text
+
+if TYPE_CHECKING:
+    from .tables import TablesService
+
+log = logging.getLogger("tabula.timers")
+
+MINUTE = 60
+MAX_TURN_SECONDS = 86_400  # one day per decision
+
+_EXPIRED_SQL = text(
+    "SELECT id, version FROM tables WHERE deadline_at IS NOT NULL AND deadline_at <= :now"
+    " AND status = 'playing' ORDER BY deadline_at LIMIT 500"
+)
+
+Expire = Callable[["TablesService", str, int], Awaitable[object]]
+
+
+def turn_deadline(turn_timer: int | None, seat_bots: Sequence[str | None], to_act: Iterable[int],
+                  at: datetime) -> datetime | None:
+    """The deadline of the decision that starts at `at`: `at + turn_timer` when a seat played by a person
+    (no bot level) is among the seats to act; None without a timer or when only bots are to act."""
+    if not turn_timer:
+        return None
+    if any(seat >= len(seat_bots) or seat_bots[seat] is None for seat in to_act):
+        return at + timedelta(seconds=turn_timer)
+    return None
+
+
+def turn_seconds(minutes: int | None = None, seconds: int | None = None) -> int | None:
+    """A timer given in minutes (the lobby) or seconds (the API, tests) -> seconds; None: no timer."""
+    if minutes is not None and seconds is not None:
+        raise ValueError("Give the turn timer in minutes or in seconds, not both.")
+    if minutes is not None:
+        return minutes * MINUTE
+    return seconds
+
+
+class TurnTimer:
+    """The task of one server process that hands expired turns to bots."""
+
+    def __init__(self, service: "TablesService", expire: Expire, *, interval: float = 1.0):
+        self.service = service
+        self.expire = expire
+        self.interval = interval
+        self._task: asyncio.Task | None = None
+
+    async def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._loop(), name="tabula-turn-timer")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
+
+    async def check(self, at: datetime | None = None) -> int:
+        """Hands every expired turn to bots; returns how many tables changed hands."""
+        at = at or datetime.now(timezone.utc)
+        async with self.service.autocommit.connect() as conn:
+            expired = (await conn.execute(_EXPIRED_SQL, {"now": at})).all()
+        changed = 0
+        for row in expired:
+            try:
+                if await self.expire(self.service, row.id, row.version):
+                    changed += 1
+            except Exception:  # one broken table must not stop the timer of the others
+                log.exception("turn timer of table %s failed", row.id)
+        return changed
+
+    async def _loop(self) -> None:
+        while True:  # the first look is at once: deadlines that expired while the server was down
+            try:
+                await self.check()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("turn timer round failed")
+            await asyncio.sleep(self.interval)
