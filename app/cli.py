@@ -1,4 +1,4 @@
-"""The `tabula` command (also `python -m app`): serve, migrate, replay-check."""
+"""The `tabula` command (also `python -m app`): serve, migrate, replay-check, simulate."""
 
 from __future__ import annotations
 
@@ -10,6 +10,12 @@ from .config import Settings
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["simulate"]:
+        # Bots play each other (games/core/simulate.py owns the options: `tabula simulate --help`).
+        from games.core.simulate import main as simulate
+
+        return simulate(argv[1:])
     parser = argparse.ArgumentParser(prog="tabula", description="Tabula: Roman board games online.")
     commands = parser.add_subparsers(dest="command", required=True)
 
@@ -22,6 +28,11 @@ def main(argv: list[str] | None = None) -> int:
 
     replay = commands.add_parser("replay-check", help="replay every table's log and compare with its snapshot")
     replay.add_argument("table", nargs="*", help="only these table ids")
+
+    commands.add_parser("simulate", add_help=False,
+                        help="bots play each other: win rates per seat, game length, games per second "
+                             "(e.g. tabula simulate --game ave_cesar --players 4 --games 500 "
+                             "--bots strong,novice,novice,novice)")
 
     args = parser.parse_args(argv)
     settings = Settings.from_env()

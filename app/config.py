@@ -8,6 +8,14 @@
 | `TABULA_SECURE_COOKIES` | `1` marks the seat cookie `Secure` (set it behind HTTPS) | off |
 | `TABULA_HEARTBEAT` | seconds between websocket heartbeats | 20 |
 | `TABULA_MIGRATE` | `0` skips the migrations at server start | on |
+| `TABULA_BOT_DELAY` | seconds a bot waits before acting, `MIN-MAX` (drawn each time) or one number | `0.6-1.2` |
+| `TABULA_BOT_SECONDS` | the Strong bot's thinking cap per decision, in seconds (`none`: no cap) | 0.8 |
+| `TABULA_BOT_ITERATIONS` | the Strong bot's simulations per decision | the game's own number |
+| `TABULA_BOT_WORKERS` | processes that run bot decisions; `0` runs them in a thread of the server | 1 |
+| `TABULA_TAKEOVER_LEVEL` | the bot (`novice`, `strong`) playing a seat whose time ran out or player left | `strong` |
+| `TABULA_TIMER_INTERVAL` | seconds between two looks for expired turn deadlines | 1 |
+| `TABULA_BOT_SWEEP` | seconds between two looks for bot turns left by a process that stopped | 5 |
+| `TABULA_ADMIN_TOKEN` | the club's admin token for the `/admin` page (the page is off without it) | unset |
 """
 
 from __future__ import annotations
@@ -15,6 +23,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy.engine import make_url
 
@@ -45,6 +54,14 @@ class Settings:
     secure_cookies: bool = False
     heartbeat: float = 20.0
     migrate: bool = True
+    bot_delay: tuple[float, float] = (0.6, 1.2)
+    bot_seconds: float | None = 0.8
+    bot_iterations: int | None = None
+    bot_workers: int = 1
+    takeover_level: str = "strong"
+    timer_interval: float = 1.0
+    bot_sweep: float = 5.0
+    admin_token: str | None = field(default=None, repr=False)
 
     @classmethod
     def from_env(cls) -> "Settings":
@@ -55,6 +72,14 @@ class Settings:
             secure_cookies=_flag("TABULA_SECURE_COOKIES"),
             heartbeat=float(os.environ.get("TABULA_HEARTBEAT") or 20.0),
             migrate=_flag("TABULA_MIGRATE", True),
+            bot_delay=_delay(os.environ.get("TABULA_BOT_DELAY") or "0.6-1.2"),
+            bot_seconds=_optional(os.environ.get("TABULA_BOT_SECONDS"), float, 0.8),
+            bot_iterations=_optional(os.environ.get("TABULA_BOT_ITERATIONS"), int, None),
+            bot_workers=int(os.environ.get("TABULA_BOT_WORKERS") or 1),
+            takeover_level=(os.environ.get("TABULA_TAKEOVER_LEVEL") or "strong").strip().lower(),
+            timer_interval=float(os.environ.get("TABULA_TIMER_INTERVAL") or 1.0),
+            bot_sweep=float(os.environ.get("TABULA_BOT_SWEEP") or 5.0),
+            admin_token=(os.environ.get("TABULA_ADMIN_TOKEN") or "").strip() or None,
         )
 
     @property
@@ -70,6 +95,21 @@ class Settings:
     def sync_url(self) -> str:
         """The URL with a blocking driver, for Alembic and admin commands (psycopg or sqlite3)."""
         return _with_driver(self.database_url, "psycopg" if self.is_postgres else "pysqlite")
+
+
+def _optional(text: str | None, kind: type, default: Any) -> Any:
+    if text is None or not text.strip():
+        return default
+    return None if text.strip().lower() in {"none", "off"} else kind(text)
+
+
+def _delay(text: str) -> tuple[float, float]:
+    """"0.6-1.2" -> (0.6, 1.2); "0" -> (0.0, 0.0)."""
+    low, _, high = text.partition("-")
+    low_s, high_s = float(low), float(high or low)
+    if not 0 <= low_s <= high_s:
+        raise ValueError(f"TABULA_BOT_DELAY must be MIN-MAX seconds with 0 <= MIN <= MAX, not {text!r}")
+    return low_s, high_s
 
 
 def _with_driver(url: str, driver: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import re
 from contextlib import asynccontextmanager
+from functools import partial
 from typing import AsyncIterator
 
 from fastapi import FastAPI, Request
@@ -14,12 +15,15 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import games
+from games.core.bots import Budget
 
 from .config import Settings, project_root
 from .db import make_async_engine, migrate_async
 from .realtime.hub import Hub
 from .services.errors import ServiceError
+from .services.bots import BotRunner, check_level, expire
 from .services.tables import TablesService
+from .services.timers import TurnTimer
 
 log = logging.getLogger("tabula")
 
@@ -69,6 +73,15 @@ def served_games(settings: Settings) -> dict[str, games.Game]:
     return served
 
 
+def start_bots(settings: Settings, service: TablesService) -> tuple[BotRunner, TurnTimer]:
+    """The bot runner and the turn timer of this process (app/services/bots.py, timers.py)."""
+    level = check_level(settings.takeover_level)
+    runner = BotRunner(service, delay=settings.bot_delay, workers=settings.bot_workers, sweep=settings.bot_sweep,
+                       budget=Budget(iterations=settings.bot_iterations, seconds=settings.bot_seconds))
+    timer = TurnTimer(service, partial(expire, level=level), interval=settings.timer_interval)
+    return runner, timer
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
 
@@ -85,9 +98,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.service = service
         app.state.hub = hub
         await hub.start()
+        runner, timer = start_bots(settings, service)
+        app.state.bots = runner
+        app.state.timer = timer
+        await runner.start()
+        await timer.start()
         try:
             yield
         finally:
+            await timer.stop()
+            await runner.stop()
             await hub.stop()
             await engine.dispose()
 

@@ -1,5 +1,6 @@
-"""The database schema: tables (one row per game table), their seats, the append-only action log, and
-live presence. Every change here needs an Alembic migration (tests/app/test_migrations.py checks it).
+"""The database schema: tables (one row per game table), their seats, the append-only action log, the
+seat changes (bots taking over, players taking back), and live presence. Every change here needs an
+Alembic migration (tests/app/test_migrations.py checks it).
 
 A table's `state` is the engine's canonical encoding (`Game.encode`) of the state after `version`;
 replaying the `actions` rows in version order from `setup(players, seed, options)` must give it back
@@ -63,7 +64,8 @@ class Table(Base):
     invite_key: Mapped[str] = mapped_column(String(64), unique=True)
     spectator_key: Mapped[str] = mapped_column(String(64), unique=True)
     spectators: Mapped[int] = mapped_column(Integer, default=0)  # live count, kept by the realtime hub
-    # Room for the turn timer of a later issue: seconds per decision (None: no timer) and the deadline.
+    # The turn timer: seconds per decision (None: no timer), and the deadline of the decision under way,
+    # set with each committed version while a seat played by a person is to act (None otherwise).
     turn_timer: Mapped[int | None] = mapped_column(Integer, nullable=True)
     deadline_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
@@ -73,7 +75,8 @@ class Table(Base):
 
     seats: Mapped[list["Seat"]] = relationship(back_populates="table", order_by="Seat.number")
 
-    __table_args__ = (Index("ix_tables_status_updated", "status", "updated_at"),)
+    __table_args__ = (Index("ix_tables_status_updated", "status", "updated_at"),
+                      Index("ix_tables_deadline", "deadline_at"))
 
 
 class Seat(Base):
@@ -87,7 +90,9 @@ class Seat(Base):
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
     connected: Mapped[bool] = mapped_column(Boolean, default=False)
     joined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-    # Room for the bot issue: the level of a bot sitting here, and whether it took over from a person.
+    # Who plays the seat when it is not a person: the bot's level (None: the person seated here). A bot seat
+    # has a bot name and the hash of a token nobody holds; a seat a bot took over (`bot_takeover`) keeps
+    # its player's name and token, so the player can take it back (app/services/bots.py).
     bot_level: Mapped[str | None] = mapped_column(String(16), nullable=True)
     bot_takeover: Mapped[bool] = mapped_column(Boolean, default=False)
 
@@ -103,6 +108,22 @@ class ActionLog(Base):
     version: Mapped[int] = mapped_column(Integer, primary_key=True)
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[str] = mapped_column(Text)  # compact JSON
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SeatChange(Base):
+    """A change of who plays a seat during a game: a bot taking it over ("takeover": the turn timer ran out,
+    or the player left) or its player taking it back ("reclaim"). Like an action, it moved the table to
+    `version`, so every version after the start is either an action or a seat change (`tabula replay-check`)."""
+
+    __tablename__ = "seat_changes"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)  # several seats may change in one version
+    kind: Mapped[str] = mapped_column(String(16))  # "takeover" or "reclaim"
+    reason: Mapped[str] = mapped_column(String(16))  # "timeout", "left" or "returned"
+    level: Mapped[str | None] = mapped_column(String(16), nullable=True)  # the bot's level on a takeover
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 

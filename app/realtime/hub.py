@@ -8,7 +8,8 @@ its lock; a version it skipped (it only ever loads the latest) is covered by a p
 version it last sent, so a client applies a patch only when `from` equals its own version.
 
 Presence: each process counts its own connections per table and seat and writes them to the `presence`
-table (refreshed by a heartbeat; rows of a dead process expire); the sum over live processes sets
+table (the changes of a tenth of a second together, in one transaction; refreshed by a heartbeat; rows of
+a dead process expire); the sum over live processes sets
 `seats.connected` and `tables.spectators`, and a presence message goes to every connection of the table.
 See PROTOCOL.md for the messages.
 """
@@ -16,26 +17,89 @@ See PROTOCOL.md for the messages.
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import gc
+import json
 import logging
+import os
 import secrets
 from collections import Counter
+from dataclasses import dataclass
 from datetime import timedelta
+from time import perf_counter
 from typing import Any
 
-from sqlalchemy import text
+from sqlalchemy import bindparam, text
 from starlette.websockets import WebSocket
 
 from ..models import LOBBY, SPECTATOR_SEAT
 from ..services.tables import Snapshot, TablesService, compact, now
-from .diff import view_patch
+from .diff import PatchMemo, patch_message, view_patch
 from .pubsub import LocalPublisher, PostgresPublisher
 
 log = logging.getLogger("tabula.realtime")
 
 PRESENCE_TTL = 45.0  # seconds after which a silent process's presence rows no longer count
+# A move allocates thousands of short-lived containers that reference counting frees; the default
+# thresholds (700, 10, 10) start a collection every few moves for little garbage. Fewer, larger rounds.
+GC_THRESHOLDS = (20_000, 20, 20)
+PRESENCE_DELAY = 0.1  # seconds during which connections coming and going gather into one presence write
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_TIMEOUT = 4408
+
+
+_EXISTING_SQL = text("SELECT id FROM tables WHERE id IN :ids").bindparams(bindparam("ids", expanding=True))
+# Postgres: the tables rows are locked first, in the order of their ids, as the batched move writes lock
+# theirs (services/tables.py), so that the two wait for each other and never deadlock.
+_LOCK_TABLES_SQL = text("SELECT id FROM tables WHERE id IN :ids ORDER BY id FOR UPDATE").bindparams(
+    bindparam("ids", expanding=True))
+_DELETE_PRESENCE_SQL = text("DELETE FROM presence WHERE instance = :i AND table_id IN :ids").bindparams(
+    bindparam("ids", expanding=True))
+_LIVE_PRESENCE_SQL = text(
+    "SELECT table_id, seat, SUM(connections) AS n FROM presence WHERE table_id IN :ids AND seen_at > :cutoff"
+    " GROUP BY table_id, seat").bindparams(bindparam("ids", expanding=True))
+_DISCONNECT_SQL = text("UPDATE seats SET connected = false WHERE table_id IN :ids AND connected").bindparams(
+    bindparam("ids", expanding=True))
+
+
+class _GcPauses:
+    """The cycle collector's pauses by generation (count, total and longest, ms), for the benchmark."""
+
+    def __init__(self) -> None:
+        self.started = 0.0
+        self.by_generation = {g: [0, 0.0, 0.0] for g in range(3)}
+
+    def record(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self.started = perf_counter()
+            return
+        pause = perf_counter() - self.started
+        entry = self.by_generation[info["generation"]]
+        entry[0] += 1
+        entry[1] += pause
+        entry[2] = max(entry[2], pause)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {f"gen{g}": {"count": n, "total_ms": round(1000 * t, 1), "longest_ms": round(1000 * m, 2)}
+                for g, (n, t, m) in self.by_generation.items()}
+
+
+_GC_PAUSES = _GcPauses()
+
+
+@dataclass(eq=False)
+class InlineAck:
+    """An action sent with `"ack": "patch"` (PROTOCOL.md): its connection learns that it was committed from
+    the patch that brings it the move, which carries `"ack": ID`, instead of from a message of its own."""
+
+    conn: "Connection"
+    id_json: str
+    delivered: bool = False
+
+
+# Set by the websocket handler around `TablesService.act`; read where that action's patch is sent.
+INLINE_ACK: contextvars.ContextVar[InlineAck | None] = contextvars.ContextVar("tabula_inline_ack", default=None)
 
 
 class Connection:
@@ -137,9 +201,12 @@ class Channel:
 
     async def _advance_to(self, snap: Snapshot) -> None:
         service = self.hub.service
+        timings = service.timings
         old = self.snapshot
         self.snapshot = snap
         revalidate = old is None or old.status == LOBBY or snap.seat_hashes != old.seat_hashes
+        memo = PatchMemo()
+        inline = INLINE_ACK.get()
         for seat, group in list(self.conns.items()):
             if revalidate:
                 for conn in list(group):
@@ -152,16 +219,24 @@ class Channel:
                     del self.conns[seat]
                     self.views.pop(seat, None)
                     continue
+            started = perf_counter()
             new_view = service.client_view(snap, seat)
             previous = self.views.get(seat)
             if previous is None or old is None:
                 message = compact({"type": "full", "version": snap.version, "view": new_view})
             else:
-                message = compact({"type": "patch", "from": old.version, "version": snap.version,
-                                   "patch": view_patch(previous, new_view)})
+                # The seats' patches share what their views share: computed and encoded once.
+                message = patch_message(old.version, snap.version, view_patch(previous, new_view, memo), memo)
             self.views[seat] = new_view
+            sending = perf_counter()
+            timings.add("views", sending - started)
             for conn in list(group):
-                await conn.send(message)
+                if inline is not None and conn is inline.conn and not inline.delivered:
+                    inline.delivered = True  # the acting connection: its acknowledgement rides along
+                    await conn.send(f'{message[:-1]},"ack":{inline.id_json}}}')
+                else:
+                    await conn.send(message)
+            timings.add("push", perf_counter() - sending)
 
     @staticmethod
     def _still_seated(conn: Connection, snap: Snapshot) -> bool:
@@ -186,16 +261,24 @@ class Hub:
         self.instance = secrets.token_hex(8)
         self.heartbeat = heartbeat
         self.channels: dict[str, Channel] = {}
-        self.publisher = PostgresPublisher(database_url) if is_postgres else LocalPublisher()
+        self.publisher = (PostgresPublisher(database_url, self.instance) if is_postgres
+                          else LocalPublisher(self.instance))
         self.local_counts: dict[str, Counter] = {}
         self._presence_dirty: set[str] = set()
-        self._presence_tasks: dict[str, asyncio.Task] = {}
+        self._presence_writer: asyncio.Task | None = None
         self._background: list[asyncio.Task] = []
         service.on_commit.append(self.committed)
 
     # ------------------------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
+        # Everything made so far (modules, the app, caches) lives as long as the process: out of the cycle
+        # collector's way, a full collection scans only what serving made since, so its pauses (which
+        # every move in flight waits through) stay short.
+        gc.freeze()
+        gc.set_threshold(*GC_THRESHOLDS)
+        if os.environ.get("TABULA_TIMINGS_FILE") and _GC_PAUSES.record not in gc.callbacks:
+            gc.callbacks.append(_GC_PAUSES.record)
         await self.publisher.start(self._received, self._catch_up)
         loop = asyncio.get_running_loop()
         self._background = [loop.create_task(self._heartbeat_loop(), name="tabula-heartbeat"),
@@ -209,16 +292,30 @@ class Hub:
             for group in list(channel.conns.values()):
                 for conn in list(group):
                     await conn.close(1001, "server shutting down")
-        tables = list(self.local_counts)
+        if self._presence_writer is not None:
+            self._presence_writer.cancel()
+            await asyncio.gather(self._presence_writer, return_exceptions=True)
+        tables = sorted(set(self.local_counts) | self._presence_dirty)
         self.local_counts.clear()
-        for table_id in tables:
+        if tables:
             try:
-                await self._write_presence(table_id)
+                await self._write_presence(tables)
             except Exception:
                 pass
-        for task in list(self._presence_tasks.values()):
-            task.cancel()
         await self.publisher.stop()
+        self._write_timings()
+
+    def _write_timings(self) -> None:
+        """TABULA_TIMINGS_FILE: where the benchmark wants this process's timings once it stops."""
+        path = os.environ.get("TABULA_TIMINGS_FILE")
+        if not path:
+            return
+        try:
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump({**self.service.timings.as_dict(), "commits": self.service.committer.stats.as_dict(),
+                           "gc": _GC_PAUSES.as_dict()}, f)
+        except OSError:
+            log.warning("could not write the timings to %s", path)
 
     # ----------------------------------------------------------------------------- table changes
 
@@ -227,10 +324,20 @@ class Hub:
         channel = self.channels.get(snap.id)
         if channel is not None:
             await channel.advance(snap.version, snap)
-        self.publisher.publish(f"v {snap.id} {snap.version} {self.instance}")
+        self.publisher.publish_version(snap.id, snap.version)
 
     async def _received(self, payload: str) -> None:
         try:
+            if payload.startswith("V "):  # V INSTANCE TABLE:VERSION ... (pubsub.version_payloads)
+                _, instance, *items = payload.split(" ")
+                if instance == self.instance:
+                    return  # our own news, delivered already
+                for item in items:
+                    table_id, _, version = item.rpartition(":")
+                    channel = self.channels.get(table_id)
+                    if channel is not None:
+                        await channel.advance(int(version))
+                return
             kind, table_id, *rest = payload.split(" ")
             if rest and rest[-1] == self.instance:
                 return  # our own news, delivered already
@@ -298,57 +405,68 @@ class Hub:
 
     def _presence_changed(self, table_id: str) -> None:
         self._presence_dirty.add(table_id)
-        if table_id not in self._presence_tasks:
-            self._presence_tasks[table_id] = asyncio.get_running_loop().create_task(self._presence_task(table_id))
+        if self._presence_writer is None or self._presence_writer.done():
+            self._presence_writer = asyncio.get_running_loop().create_task(self._presence_flush())
 
-    async def _presence_task(self, table_id: str) -> None:
-        try:
-            while table_id in self._presence_dirty:
-                self._presence_dirty.discard(table_id)
-                try:
-                    presence = await self._write_presence(table_id)
-                except Exception:
-                    log.exception("presence update of table %s failed", table_id)
-                    return
+    async def _presence_flush(self) -> None:
+        """Writes the presence of every table whose connections changed, PRESENCE_DELAY after the first
+        change, all in one transaction: the three sockets of a table that come (or go) together, and the
+        tables that do so at the same time, cost one commit."""
+        while self._presence_dirty:
+            await asyncio.sleep(PRESENCE_DELAY)
+            tables = sorted(self._presence_dirty)
+            self._presence_dirty.clear()
+            try:
+                shown = await self._write_presence(tables)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("presence update of %d table(s) failed", len(tables))
+                continue
+            for table_id, presence in shown.items():
                 channel = self.channels.get(table_id)
                 if channel is not None:
                     await channel.show_presence(presence)
                 self.publisher.publish(f"p {table_id} {self.instance}")
-        finally:
-            self._presence_tasks.pop(table_id, None)
 
-    async def _write_presence(self, table_id: str) -> dict[str, Any]:
-        counts = self.local_counts.get(table_id, Counter())
+    async def _write_presence(self, tables: list[str]) -> dict[str, dict[str, Any]]:
+        """Replaces this process's presence rows of these tables by its current counts, then sets each
+        table's connected seats and spectator count from the rows of every live process."""
         at = now()
+        cutoff = at - timedelta(seconds=PRESENCE_TTL)
+        ids = {"ids": tables}
         async with self.service._writer() as conn:
-            exists = (await conn.execute(text("SELECT 1 FROM tables WHERE id = :id"), {"id": table_id})).first()
-            if exists is None:
-                return {"connected": [], "spectators": 0}
-            await conn.execute(text("DELETE FROM presence WHERE instance = :i AND table_id = :t"),
-                               {"i": self.instance, "t": table_id})
-            rows = [{"i": self.instance, "t": table_id, "s": SPECTATOR_SEAT if seat is None else seat,
-                     "c": n, "at": at} for seat, n in counts.items() if n > 0]
+            existing = set((await conn.execute(
+                _LOCK_TABLES_SQL if self.service.is_postgres else _EXISTING_SQL, ids)).scalars())
+            tables = [t for t in tables if t in existing]
+            if not tables:
+                return {}
+            ids = {"ids": tables}
+            await conn.execute(_DELETE_PRESENCE_SQL, {**ids, "i": self.instance})
+            rows = [{"i": self.instance, "t": table_id, "s": SPECTATOR_SEAT if seat is None else seat, "c": n,
+                     "at": at}
+                    for table_id in tables for seat, n in self.local_counts.get(table_id, Counter()).items() if n > 0]
             if rows:
                 await conn.execute(text(
                     "INSERT INTO presence (instance, table_id, seat, connections, seen_at)"
                     " VALUES (:i, :t, :s, :c, :at)"), rows)
-            return await self._aggregate(conn, table_id, at)
-
-    async def _aggregate(self, conn, table_id: str, at) -> dict[str, Any]:
-        cutoff = at - timedelta(seconds=PRESENCE_TTL)
-        live = (await conn.execute(text(
-            "SELECT seat, SUM(connections) AS n FROM presence WHERE table_id = :t AND seen_at > :cutoff"
-            " GROUP BY seat"), {"t": table_id, "cutoff": cutoff})).all()
-        seats = sorted(r.seat for r in live if r.seat != SPECTATOR_SEAT and r.n > 0)
-        spectators = sum(int(r.n) for r in live if r.seat == SPECTATOR_SEAT)
-        await conn.execute(text("UPDATE seats SET connected = false WHERE table_id = :t AND connected"),
-                           {"t": table_id})
-        if seats:
-            await conn.execute(text("UPDATE seats SET connected = true WHERE table_id = :t AND number = :n"),
-                               [{"t": table_id, "n": n} for n in seats])
-        await conn.execute(text("UPDATE tables SET spectators = :n WHERE id = :t AND spectators <> :n"),
-                           {"t": table_id, "n": spectators})
-        return {"connected": seats, "spectators": spectators}
+            live = (await conn.execute(_LIVE_PRESENCE_SQL, {**ids, "cutoff": cutoff})).all()
+            shown: dict[str, dict[str, Any]] = {t: {"connected": [], "spectators": 0} for t in tables}
+            for r in live:
+                if r.seat == SPECTATOR_SEAT:
+                    shown[r.table_id]["spectators"] += int(r.n)
+                elif r.n > 0:
+                    shown[r.table_id]["connected"].append(r.seat)
+            for presence in shown.values():
+                presence["connected"].sort()
+            await conn.execute(text("UPDATE tables SET spectators = :n WHERE id = :t AND spectators <> :n"),
+                               [{"t": t, "n": p["spectators"]} for t, p in shown.items()])
+            await conn.execute(_DISCONNECT_SQL, ids)
+            connected = [{"t": t, "n": n} for t, p in shown.items() for n in p["connected"]]
+            if connected:
+                await conn.execute(text("UPDATE seats SET connected = true WHERE table_id = :t AND number = :n"),
+                                   connected)
+        return shown
 
     async def _read_presence(self, table_id: str) -> dict[str, Any]:
         async with self.service.autocommit.connect() as conn:

@@ -8,6 +8,11 @@ change), never anything from a state.
 Notifications go out on a dedicated connection with `synchronous_commit = off`: a NOTIFY is only a
 hint (the move itself was committed durably before), and this keeps the notify's commit from waiting
 for a disk flush while it holds Postgres's notification lock.
+
+New versions are gathered for 20 milliseconds and sent together, `V INSTANCE TABLE:VERSION ...` (only
+the latest version of each table), so that a busy server sends at most fifty notifications a second, not one per
+move: each costs a round trip here and a transaction in Postgres, and every listening process (this one
+included) wakes up for it. Only other processes need them, and they re-read the table anyway.
 """
 
 from __future__ import annotations
@@ -21,11 +26,35 @@ from sqlalchemy.engine import make_url
 log = logging.getLogger("tabula.pubsub")
 
 CHANNEL = "tabula"
+NOTIFY_DELAY = 0.02  # seconds during which new versions gather into one notification
+MAX_PAYLOAD = 7_900  # Postgres refuses notification payloads of 8000 bytes or more
 Handler = Callable[[str], Awaitable[None]]
+
+
+def version_payloads(instance: str, versions: dict[str, int]) -> list[str]:
+    """`V INSTANCE TABLE:VERSION ...` notifications carrying these versions, each under MAX_PAYLOAD."""
+    out: list[str] = []
+    head = f"V {instance}"
+    current = head
+    for table_id, version in versions.items():
+        item = f" {table_id}:{version}"
+        if len(current) + len(item) > MAX_PAYLOAD:
+            out.append(current)
+            current = head
+        current += item
+    if current != head:
+        out.append(current)
+    return out
 
 
 class LocalPublisher:
     """One process: local delivery already happened, nothing else to tell."""
+
+    def __init__(self, instance: str = "") -> None:
+        self.instance = instance
+
+    def publish_version(self, table_id: str, version: int) -> None:
+        return None
 
     async def start(self, handler: Handler, on_reconnect: Callable[[], Awaitable[None]]) -> None:
         return None
@@ -38,7 +67,10 @@ class LocalPublisher:
 
 
 class PostgresPublisher:
-    def __init__(self, database_url: str):
+    def __init__(self, database_url: str, instance: str = ""):
+        self.instance = instance
+        self._versions: dict[str, int] = {}
+        self._flush_at: asyncio.TimerHandle | None = None
         self.dsn = make_url(database_url).set(drivername="postgresql").render_as_string(hide_password=False)
         self._queue: asyncio.Queue[str] = asyncio.Queue()
         self._tasks: list[asyncio.Task] = []
@@ -60,8 +92,24 @@ class PostgresPublisher:
     def publish(self, payload: str) -> None:
         self._queue.put_nowait(payload)
 
+    def publish_version(self, table_id: str, version: int) -> None:
+        """Tells the other processes, within NOTIFY_DELAY, that this table reached this version."""
+        if self._versions.get(table_id, -1) < version:
+            self._versions[table_id] = version
+        if self._flush_at is None:
+            self._flush_at = asyncio.get_running_loop().call_later(NOTIFY_DELAY, self._flush_versions)
+
+    def _flush_versions(self) -> None:
+        self._flush_at = None
+        versions, self._versions = self._versions, {}
+        for payload in version_payloads(self.instance, versions):
+            self._queue.put_nowait(payload)
+
     async def stop(self) -> None:
         self._stopping = True
+        if self._flush_at is not None:
+            self._flush_at.cancel()
+            self._flush_versions()
         # Let queued notifications go out (briefly), then stop.
         for _ in range(50):
             if self._queue.empty():

@@ -8,7 +8,10 @@ from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..services import bots
+from ..services.errors import BadRequest
 from ..services.tables import TablesService
+from ..services.timers import turn_seconds
 
 router = APIRouter(prefix="/api", tags=["tables"])
 
@@ -54,11 +57,20 @@ class Stale(BaseModel):
 
 
 class CreateTable(BaseModel):
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"example": {"game": "ave_cesar", "players": 3}})
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"example": {
+        "game": "ave_cesar", "players": 4, "bots": {"2": "strong", "3": "novice"}, "turn_minutes": 2}})
     game: str = Field(description="The game's slug (see GET /api/games).")
     players: int = Field(strict=True, description="How many seats.")
     options: dict[str, Any] = Field(default_factory=dict, description="The game's options; defaults fill the rest.")
-    turn_timer: int | None = Field(None, description="Reserved: seconds per decision (not enforced yet).")
+    bots: dict[str, str] | list[str | None] | None = Field(
+        None, description="Seats given to bots: {\"seat number\": \"novice\" | \"strong\"}, or one level (or "
+                          "null for a person) per seat. The game starts when the other seats are taken, or at "
+                          "once with bots only (a demo table to watch).")
+    turn_minutes: int | None = Field(None, strict=True, ge=1, le=1440,
+                                     description="Turn timer: minutes per decision (none: no timer). When a "
+                                                 "seat's time runs out, a bot plays it until its player returns.")
+    turn_seconds: int | None = Field(None, strict=True, description="The turn timer in seconds (1 to 86400).")
+    turn_timer: int | None = Field(None, strict=True, description="The same as turn_seconds.")
 
 
 class SeatInfo(BaseModel):
@@ -66,7 +78,8 @@ class SeatInfo(BaseModel):
     name: str | None
     taken: bool
     connected: bool
-    bot: str | None = None
+    bot: str | None = Field(None, description="The level of the bot playing this seat (null: its person).")
+    takeover: bool = Field(False, description="A bot took this seat over from its player, who may take it back.")
 
 
 class TableInfo(BaseModel):
@@ -80,7 +93,8 @@ class TableInfo(BaseModel):
     version: int
     seats: list[SeatInfo]
     spectators: int
-    turn_timer: int | None = None
+    turn_timer: int | None = Field(None, description="Seconds per decision (null: no timer).")
+    deadline: str | None = Field(None, description="When the decision under way must be made (turn timer).")
     created_at: str | None
     started_at: str | None
     finished_at: str | None
@@ -127,6 +141,17 @@ class Left(BaseModel):
     version: int
 
 
+class LeftGame(BaseModel):
+    version: int
+    bot: str | None = Field(description="The level of the bot now playing your seat (null: the game had not "
+                                        "started, and the seat is free again).")
+
+
+class Reclaimed(BaseModel):
+    version: int
+    reclaimed: bool = Field(description="Whether a bot was playing your seat (false: it was yours already).")
+
+
 class GameInfo(BaseModel):
     slug: str
     title_en: str
@@ -157,7 +182,10 @@ async def list_games(request: Request) -> list[dict[str, Any]]:
 @router.post("/tables", status_code=201, response_model=CreatedTable, responses=ERRORS,
              summary="Create a table")
 async def create_table(body: CreateTable, request: Request, service: ServiceDep) -> dict[str, Any]:
-    snap = await service.create(body.game, body.players, body.options, body.turn_timer)
+    if sum(t is not None for t in (body.turn_minutes, body.turn_seconds, body.turn_timer)) > 1:
+        raise BadRequest("Give the turn timer once: turn_minutes or turn_seconds.")
+    timer = turn_seconds(body.turn_minutes, body.turn_seconds if body.turn_seconds is not None else body.turn_timer)
+    snap = await service.create(body.game, body.players, body.options, timer, body.bots)
     info = await service.summary(snap.id)
     base = base_url(request)
     return {**info, "invite_key": snap.invite_key, "spectator_key": snap.spectator_key,
@@ -187,6 +215,24 @@ async def leave_table(table_id: str, request: Request, service: ServiceDep,
                       authorization: AuthHeader = None) -> dict[str, Any]:
     version = await service.leave(table_id, credential_from(request, authorization, None))
     return {"version": version}
+
+
+@router.post("/tables/{table_id}/seat/leave", response_model=LeftGame,
+             responses={**ERRORS, 409: {"model": Error, "description": "The game is over"}},
+             summary="Leave your seat: before the start it is free again; once started, a bot plays it")
+async def leave_game(table_id: str, request: Request, service: ServiceDep,
+                     authorization: AuthHeader = None) -> dict[str, Any]:
+    """Once the game has started, the bot of the server's take-over level plays your seat until you take it
+    back (`POST /api/tables/{id}/seat/reclaim`, or by opening your seat link)."""
+    return await bots.leave_game(service, table_id, credential_from(request, authorization, None),
+                                 request.app.state.settings.takeover_level)
+
+
+@router.post("/tables/{table_id}/seat/reclaim", response_model=Reclaimed, responses=ERRORS,
+             summary="Take your seat back from the bot that took it over")
+async def reclaim_seat(table_id: str, request: Request, service: ServiceDep,
+                       authorization: AuthHeader = None) -> dict[str, Any]:
+    return await bots.reclaim(service, table_id, credential_from(request, authorization, None))
 
 
 @router.get("/tables/{table_id}/view", response_model=ViewBody, responses=ERRORS,

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
-from ..realtime.hub import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, Connection, Hub
+from ..realtime.hub import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, INLINE_ACK, Connection, Hub, InlineAck
 from ..services.errors import Conflict, NotFound, ServiceError
 from ..services.tables import TablesService, compact
 from .api import seat_cookie
@@ -76,6 +76,66 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         hub.detach(conn)
 
 
+@router.websocket("/ws/tables/{table_id}/html")
+async def table_html_socket(ws: WebSocket, table_id: str) -> None:
+    """The table page's socket (htmx websocket extension): the regions of the page whose part of the seat's
+    view changed, as HTML for out-of-band swaps (app/realtime/html.py). It takes the page's seat cookie
+    (same origin only) or `?spectate=KEY`, and `since=VERSION` (the version the page shows)."""
+    from ..i18n import pick_lang
+    from ..realtime.html import HtmlConnection
+    from .api import base_url
+    from .pages import table_links
+
+    service: TablesService = ws.app.state.service
+    hub: Hub = ws.app.state.hub
+    await ws.accept()
+    params = ws.query_params
+    credential = params.get("spectate")
+    if not credential and _same_origin(ws):
+        credential = ws.cookies.get(seat_cookie(table_id))
+    since_raw = params.get("since")
+    since = int(since_raw) if since_raw and since_raw.isdigit() else None
+    try:
+        ident = await service.identify(table_id, credential)
+        version, view = await service.view(table_id, credential)
+        summary = await service.summary(table_id)
+        base = base_url(ws)  # type: ignore[arg-type]  (a websocket's base is ws://: the links are http://)
+        base = "http" + base[2:] if base.startswith("ws") else base
+        links = await table_links(base, service, table_id, credential, ident.seat is not None)
+    except ServiceError as e:
+        await ws.close(code=CLOSE_NOT_FOUND if isinstance(e, NotFound) else CLOSE_FORBIDDEN)
+        return
+    game = service.game(view["table"]["game"])
+    conn = HtmlConnection(
+        ws, table_id, ident.seat, ident.token_hash, lang=pick_lang(ws.cookies, ws.headers, params.get("lang")),
+        game=game, links=links, title=(game.title_en, game.title_fr), view=view, version=version,
+        presence={"connected": [s["number"] for s in summary["seats"] if s["connected"]],
+                  "spectators": summary["spectators"]})
+
+    async def resync() -> None:
+        channel = hub.channel(table_id)
+        if channel is not None:
+            await channel.resync(conn)
+
+    conn.resync = resync
+    try:
+        # The page shows `since`: when nothing changed since, the hub says "synced" and nothing is sent;
+        # otherwise (a reconnect after a gap) every region comes again.
+        if not await hub.attach(conn, version if since == version else None):
+            await ws.close(code=CLOSE_FORBIDDEN)
+            return
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            conn.last_seen = _now()  # the page answers every ping (any message counts)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        conn.closed = True
+        hub.detach(conn)
+
+
 def _now() -> float:
     return asyncio.get_running_loop().time()
 
@@ -103,9 +163,13 @@ async def _handle(service: TablesService, hub: Hub, conn: Connection, raw: str) 
             await channel.resync(conn)
     elif kind == "act":
         request_id = msg.get("id")
+        # "ack": "patch": acknowledged inside the patch that carries the move (one message, not two).
+        inline = InlineAck(conn, compact(request_id)) if msg.get("ack") == "patch" and request_id is not None \
+            else None
         if conn.seat is None:
             reply = {"type": "error", "status": 403, "error": "Spectators cannot act."}
         else:
+            token = INLINE_ACK.set(inline)
             try:
                 version = await service.act(conn.table_id, None, msg.get("version"), msg.get("action"),
                                             token_hash=conn.token_hash)
@@ -114,6 +178,10 @@ async def _handle(service: TablesService, hub: Hub, conn: Connection, raw: str) 
                 reply = {"type": "error", "status": e.status, **e.body()}
             except ServiceError as e:
                 reply = {"type": "error", "status": e.status, "error": e.message}
+            finally:
+                INLINE_ACK.reset(token)
+        if inline is not None and inline.delivered and reply["type"] == "ack":
+            return
         if request_id is not None:
             reply["id"] = request_id
         await conn.send(compact(reply))

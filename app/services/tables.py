@@ -2,16 +2,18 @@
 
 Every public method owns its transaction. The one write path for a move is `act`:
 
-    read (version, status, the caller's seat) -> check -> apply through the engine contract
-    -> one atomic write that only succeeds if the version is still the one we read
-       (the snapshot, the new version and the log row together) -> commit -> publish
+    check (against this process's snapshot of the table) -> apply through the engine contract
+    -> one atomic write that only succeeds if the table is still at the version the move was computed
+       from (the snapshot, the new version and the log row together) -> commit -> publish -> acknowledge
 
-On Postgres the write is a single statement (an UPDATE ... WHERE version = :seen that row-locks the
-table, chained to the INSERT of the log row), so a move costs two round trips and one commit. Two
-writers that read the same version cannot both succeed: the second UPDATE waits for the first one's
-row lock, re-reads the row, finds the version changed and writes nothing (409). On SQLite the same
-compare-and-set runs in one transaction under a per-process write lock. Either way nothing changes on
-any error, and a move is acknowledged only after its commit.
+The snapshot is the committed table as this process last read or wrote it; it is never ahead of the
+database, and it is read again whenever it may be behind (see `act`). The write is a compare-and-set on
+the table's version: on Postgres one statement (an UPDATE ... WHERE version = :seen that row-locks the
+table, chained to the INSERT of the log row); on SQLite the same in one transaction under a per-process
+write lock. Two writers that computed from the same version cannot both succeed: the second finds the
+version changed and writes nothing (409). Moves of different tables that wait at the same time share one
+statement and one commit (commits.py: group commit), so a move costs a share of one round trip. Nothing
+changes on any error, and a move is acknowledged only after its commit.
 
 Views leave the server only through `client_view`, which is built from `game.view(state, seat)` and the
 public table facts (seat names, status); the state itself never reaches a client.
@@ -25,20 +27,24 @@ import json
 import logging
 import re
 import secrets
+import time
 import unicodedata
 import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Awaitable, Callable, Mapping
+from typing import Any, Awaitable, Callable, Mapping, Sequence
 
-from sqlalchemy import text
+import orjson
+from sqlalchemy import bindparam, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from games.core import Game, IllegalAction
 
 from ..models import FINISHED, LOBBY, PLAYING
+from .commits import GroupCommitter
 from .errors import BadRequest, Conflict, EngineFailure, Forbidden, Illegal, NotFound
+from .timers import turn_deadline
 
 log = logging.getLogger("tabula.tables")
 
@@ -58,12 +64,28 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+_std_compact = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+_std_canonical = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
+_COMPACT = orjson.OPT_NON_STR_KEYS
+_CANONICAL = orjson.OPT_NON_STR_KEYS | orjson.OPT_SORT_KEYS
+
+
 def compact(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+    """Compact JSON text (UTF-8, no spaces), as every message on the wire. orjson writes the same text as
+    `json.dumps(obj, separators=(",", ":"), ensure_ascii=False)` several times faster; what it refuses
+    (integers beyond 64 bits) goes to the standard library."""
+    try:
+        return orjson.dumps(obj, option=_COMPACT).decode()
+    except TypeError:
+        return _std_compact(obj)
 
 
 def canonical_action(action: dict[str, Any]) -> str:
-    return json.dumps(action, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """An action's stored form: compact JSON with sorted keys."""
+    try:
+        return orjson.dumps(action, option=_CANONICAL).decode()
+    except TypeError:
+        return _std_canonical(action)
 
 
 @dataclass(eq=False)
@@ -82,6 +104,13 @@ class Snapshot:
     seat_hashes: tuple[str | None, ...]
     invite_key: str
     spectator_key: str
+    # Who plays each seat when not its person (a bot's level, else None), and which seats a bot took over
+    # from their player (app/services/bots.py); the turn timer (seconds) and the deadline (ISO) of the
+    # decision under way (app/services/timers.py).
+    seat_bots: tuple[str | None, ...] = ()
+    seat_takeovers: tuple[bool, ...] = ()
+    turn_timer: int | None = None
+    deadline: str | None = None
     views: dict[int | None, dict[str, Any]] = field(default_factory=dict)
 
 
@@ -140,27 +169,31 @@ def check_action_input(version: Any, action: Any) -> None:
         raise BadRequest("That action is too large.")
 
 
-# The read of the hot path: the table's version and status, and the caller's seat, in one round trip.
-_AUTH_SQL = text(
-    "SELECT t.version, t.status, s.number FROM tables t "
-    "LEFT JOIN seats s ON s.table_id = t.id AND s.token_hash = :h WHERE t.id = :id"
-)
-# The same two statements in asyncpg's own placeholders, for the Postgres hot path.
-_PG_AUTH = (
-    "SELECT t.version, t.status, s.number FROM tables t "
-    "LEFT JOIN seats s ON s.table_id = t.id AND s.token_hash = $2 WHERE t.id = $1"
-)
-_PG_ACT = (
-    "WITH moved AS ("
-    " UPDATE tables SET state = $1, version = $2, status = $3, updated_at = $4,"
-    " finished_at = CASE WHEN $5::boolean THEN $4 ELSE finished_at END"
-    " WHERE id = $6 AND version = $7 AND status = 'playing' RETURNING id)"
+# The write of the hot path, for a batch of moves (see commits.py): each move is a compare-and-set of its
+# table's row (only if it is still at the version the move was computed from, and still playing) chained
+# to the insert of its log row, all in one statement (one round trip, one commit). Postgres reports which
+# tables it wrote; a move whose table had moved on wrote nothing.
+_PG_ACT_MANY = (
+    "WITH input AS ("
+    " SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::text[], $5::text[], $6::boolean[],"
+    " $7::int[], $8::text[], $10::timestamptz[]) AS i(id, old, new, state, status, finished, seat, action,"
+    " deadline)),"
+    # The rows are locked in the order of their ids, as every statement that locks several tables rows
+    # does (the presence writer too): two of them can wait for each other, never deadlock.
+    " locked AS (SELECT t.id FROM tables t WHERE t.id = ANY($1::text[]) ORDER BY t.id FOR UPDATE),"
+    " moved AS ("
+    " UPDATE tables t SET state = i.state, version = i.new, status = i.status, updated_at = $9,"
+    " deadline_at = i.deadline,"
+    " finished_at = CASE WHEN i.finished THEN $9 ELSE t.finished_at END"
+    " FROM input i JOIN locked l ON l.id = i.id"
+    " WHERE t.id = i.id AND t.version = i.old AND t.status = 'playing'"
+    " RETURNING t.id, i.new, i.seat, i.action)"
     " INSERT INTO actions (table_id, version, seat, action, created_at)"
-    " SELECT id, $2, $8, $9, $4 FROM moved"
+    " SELECT id, new, seat, action, $9 FROM moved RETURNING table_id"
 )
 _SQLITE_CAS_SQL = text(
     "UPDATE tables SET state = :state, version = :new, status = :status, updated_at = :at,"
-    " finished_at = CASE WHEN :finished THEN :at ELSE finished_at END"
+    " deadline_at = :deadline, finished_at = CASE WHEN :finished THEN :at ELSE finished_at END"
     " WHERE id = :id AND version = :old AND status = 'playing'"
 )
 _SQLITE_LOG_SQL = text(
@@ -168,13 +201,34 @@ _SQLITE_LOG_SQL = text(
 )
 _VERSION_SQL = text("SELECT version FROM tables WHERE id = :id")
 _TABLE_SQL = text(
-    "SELECT id, game, players, options, status, version, state, invite_key, spectator_key "
-    "FROM tables WHERE id = :id"
+    "SELECT id, game, players, options, status, version, state, invite_key, spectator_key, turn_timer,"
+    " deadline_at FROM tables WHERE id = :id"
 )
-_SEATS_SQL = text("SELECT number, name, token_hash FROM seats WHERE table_id = :id ORDER BY number")
+_SEATS_SQL = text(
+    "SELECT number, name, token_hash, bot_level, bot_takeover FROM seats WHERE table_id = :id ORDER BY number"
+)
 
 
 CommitHook = Callable[[Snapshot], Awaitable[None]]
+
+
+class Timings:
+    """Where the time of the moves goes, summed over this process's life (for tests/bench): seconds
+    spent in each part of the write path, and the number of moves. Each part costs one clock read."""
+
+    PARTS = ("engine", "commit", "publish", "views", "push")
+
+    def __init__(self) -> None:
+        self.seconds = dict.fromkeys(self.PARTS, 0.0)
+        self.moves = 0
+
+    def add(self, part: str, seconds: float) -> None:
+        self.seconds[part] += seconds
+
+    def as_dict(self) -> dict[str, Any]:
+        n = max(1, self.moves)
+        return {"moves": self.moves,
+                "us_per_move": {part: round(1e6 * s / n, 1) for part, s in self.seconds.items()}}
 
 
 class TablesService:
@@ -190,6 +244,8 @@ class TablesService:
         self._table_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._write_lock = asyncio.Lock()  # SQLite: one writer per process
         self.on_commit: list[CommitHook] = []
+        self.committer = GroupCommitter(self._write_many)
+        self.timings = Timings()
 
     # ------------------------------------------------------------------------------------- helpers
 
@@ -222,8 +278,10 @@ class TablesService:
                     "game": snap.game,
                     "status": snap.status,
                     "players": snap.players,
-                    "seats": [{"number": n, "name": name} for n, name in enumerate(snap.seat_names)],
+                    "seats": [_seat_facts(snap, n) for n in range(len(snap.seat_names))],
                     "you": seat,
+                    "turn_timer": snap.turn_timer,
+                    "deadline": snap.deadline,
                 },
                 "game": game.view(snap.state, seat) if snap.state is not None else None,
             }
@@ -243,6 +301,8 @@ class TablesService:
             version=row.version, state=game.decode(row.state) if row.state is not None else None,
             seat_names=tuple(s.name for s in seats), seat_hashes=tuple(s.token_hash for s in seats),
             invite_key=row.invite_key, spectator_key=row.spectator_key,
+            seat_bots=tuple(s.bot_level for s in seats), seat_takeovers=tuple(bool(s.bot_takeover) for s in seats),
+            turn_timer=row.turn_timer, deadline=_iso(row.deadline_at),
         )
         return self.cache.put(snap)
 
@@ -275,15 +335,19 @@ class TablesService:
         if secrets.compare_digest(credential, snap.spectator_key):
             return Identity(table_id, None, None)
         digest = hash_token(credential)
-        for number, seat_hash in enumerate(snap.seat_hashes):
-            if seat_hash is not None and secrets.compare_digest(seat_hash, digest):
-                return Identity(table_id, number, digest)
+        number = _seat_of(snap, digest)
+        if number is not None:
+            return Identity(table_id, number, digest)
         raise Forbidden("That seat token or spectator key is not valid for this table.")
 
     # ------------------------------------------------------------------------------------ lifecycle
 
     async def create(self, game_slug: str, players: int, options: dict[str, Any] | None = None,
-                     turn_timer: int | None = None) -> Snapshot:
+                     turn_timer: int | None = None, bots: Any = None) -> Snapshot:
+        """A new table. `bots` gives seats to bots ({"1": "strong"} or one level or None per seat); a table
+        of bots only starts at once (a demo table). `turn_timer`: seconds per decision (None: no timer)."""
+        from .bots import bot_names, hidden_token_hash, seat_levels
+
         game = self.games.get(game_slug)
         if game is None:
             raise BadRequest(f"There is no game {game_slug!r} here.")
@@ -294,27 +358,39 @@ class TablesService:
             resolved = game.resolve_options(options or {})
         except ValueError as e:
             raise BadRequest(str(e)) from None
-        if turn_timer is not None and (not isinstance(turn_timer, int) or not 10 <= turn_timer <= 86_400):
-            raise BadRequest("A turn timer is between 10 seconds and one day.")
+        if turn_timer is not None and (not isinstance(turn_timer, int) or isinstance(turn_timer, bool)
+                                       or not 1 <= turn_timer <= 86_400):
+            raise BadRequest("A turn timer is between one second and one day.")
+        levels = seat_levels(bots, players)
+        names = bot_names(levels)
         table_id = secrets.token_urlsafe(TABLE_ID_BYTES)
+        seed = secrets.randbits(63)
         at = now()
+        # Nobody to wait for: a table of bots only starts at once.
+        state = game.setup(players, seed, resolved) if all(levels) else None
         async with self._writer() as conn:
             await conn.execute(
                 text("INSERT INTO tables (id, game, players, options, seed, status, version, rules_version,"
-                     " state, invite_key, spectator_key, spectators, turn_timer, created_at, updated_at)"
-                     " VALUES (:id, :game, :players, :options, :seed, :status, 0, :rules, NULL, :invite,"
-                     " :spectate, 0, :timer, :at, :at)"),
+                     " state, invite_key, spectator_key, spectators, turn_timer, created_at, updated_at,"
+                     " started_at) VALUES (:id, :game, :players, :options, :seed, :status, 0, :rules, :state,"
+                     " :invite, :spectate, 0, :timer, :at, :at, :started)"),
                 {"id": table_id, "game": game_slug, "players": players, "options": compact(resolved),
-                 "seed": secrets.randbits(63), "status": LOBBY, "rules": game.rules_version,
+                 "seed": seed, "status": LOBBY if state is None else PLAYING, "rules": game.rules_version,
+                 "state": None if state is None else game.encode(state),
                  "invite": secrets.token_urlsafe(KEY_BYTES), "spectate": secrets.token_urlsafe(KEY_BYTES),
-                 "timer": turn_timer, "at": at},
+                 "timer": turn_timer, "at": at, "started": None if state is None else at},
             )
             await conn.execute(
-                text("INSERT INTO seats (table_id, number, connected, bot_takeover)"
-                     " VALUES (:id, :n, false, false)"),
-                [{"id": table_id, "n": n} for n in range(players)],
+                text("INSERT INTO seats (table_id, number, name, token_hash, connected, joined_at, bot_level,"
+                     " bot_takeover) VALUES (:id, :n, :name, :h, false, :at, :level, false)"),
+                [{"id": table_id, "n": n, "name": names[n], "level": levels[n],
+                  "h": hidden_token_hash() if levels[n] else None, "at": at if levels[n] else None}
+                 for n in range(players)],
             )
-        return await self._load(table_id)
+        snap = await self._load(table_id)
+        if state is not None:
+            await self._publish(snap)  # the bots start playing
+        return snap
 
     async def join(self, table_id: str, invite_key: Any, name: Any, seat: Any = None) -> tuple[int, str]:
         """Claims a free seat with the invite key; returns (seat number, the new secret seat token).
@@ -328,7 +404,8 @@ class TablesService:
         async with self.table_lock(table_id):
             async with self._writer() as conn:
                 row = (await conn.execute(text(
-                    "SELECT game, players, options, seed, status, version, invite_key FROM tables WHERE id = :id"
+                    "SELECT game, players, options, seed, status, version, invite_key, turn_timer FROM tables"
+                    " WHERE id = :id"
                     + (" FOR UPDATE" if self.is_postgres else "")), {"id": table_id})).first()
                 if row is None:
                     raise NotFound("There is no such table.")
@@ -357,10 +434,16 @@ class TablesService:
                     game = self.game(row.game)
                     options = row.options if isinstance(row.options, dict) else json.loads(row.options)
                     state = game.setup(row.players, row.seed, options)
+                    deadline = None
+                    if row.turn_timer:
+                        seat_bots = (await conn.execute(text(
+                            "SELECT bot_level FROM seats WHERE table_id = :id ORDER BY number"),
+                            {"id": table_id})).scalars().all()
+                        deadline = turn_deadline(row.turn_timer, seat_bots, game.to_act(state), at)
                     await conn.execute(text(
                         "UPDATE tables SET status = :s, state = :state, version = :v, started_at = :at,"
-                        " updated_at = :at WHERE id = :id"),
-                        {**values, "s": PLAYING, "state": game.encode(state)})
+                        " updated_at = :at, deadline_at = :deadline WHERE id = :id"),
+                        {**values, "s": PLAYING, "state": game.encode(state), "deadline": deadline})
                 else:
                     await conn.execute(text(
                         "UPDATE tables SET version = :v, updated_at = :at WHERE id = :id"), values)
@@ -401,54 +484,38 @@ class TablesService:
     async def act(self, table_id: str, credential: str | None, version: Any, action: Any, *,
                   token_hash: str | None = None) -> int:
         """Applies one action for the seat holding `credential` (or `token_hash`) if the table is still at
-        `version`; returns the new version once it is committed and published."""
+        `version`; returns the new version once it is committed and published.
+
+        The checks run against this process's snapshot of the table, which is never ahead of the database;
+        when the caller claims a later version than the snapshot's (another process moved the table on), or
+        the table is not playing, the snapshot is read again first. Seats never change once a game has
+        started, so the seat check holds on any snapshot of a playing table; the version check is made
+        again, atomically, by the database write (a compare-and-set), so a snapshot that fell behind can
+        only cost a 409, never a lost or doubled move."""
         check_action_input(version, action)
         digest = token_hash or (hash_token(credential) if credential else None)
         if digest is None:
             raise Forbidden("Acting needs your seat token.")
         async with self.table_lock(table_id):
-            # One pooled connection for the read and (on Postgres) the write.
-            async with self.autocommit.connect() as conn:
-                if self.is_postgres:
-                    # The hot path speaks to asyncpg directly (prepared statements it caches per
-                    # connection), skipping SQLAlchemy's per-statement machinery.
-                    pg = (await conn.get_raw_connection()).driver_connection
-
-                    async def read() -> Any:
-                        return await pg.fetchrow(_PG_AUTH, table_id, digest)
-
-                    async def write(params: dict[str, Any]) -> bool:
-                        status = await pg.execute(_PG_ACT, params["state"], params["new"], params["status"],
-                                                  params["at"], params["finished"], table_id, params["old"],
-                                                  params["seat"], params["action"])
-                        return status == "INSERT 0 1"
-                else:
-                    async def read() -> Any:
-                        return (await conn.execute(_AUTH_SQL, {"id": table_id, "h": digest})).first()
-
-                    write = self._sqlite_act
-                new_snap = await self._act_on(read, write, table_id, version, action)
-            self.cache.put(new_snap)
-            await self._publish(new_snap)
+            snap = self.cache.get(table_id)
+            if snap is None or snap.status != PLAYING or version > snap.version:
+                snap = await self._load(table_id)
+            seat = _seat_of(snap, digest)
+            if seat is None:
+                raise Forbidden("That seat token is not valid for this table.")
+            if snap.status != PLAYING or version != snap.version:
+                message = ("The game has not started yet." if snap.status == LOBBY else
+                           "The game is over." if snap.status == FINISHED else
+                           "The table has moved on since that version; here is the current view.")
+                raise Conflict(message, snap.version, self.client_view(snap, seat))
+            new_snap, params = self._apply(snap, seat, action)
+            # The commit and the push go on even if this caller goes away meanwhile: a committed move is
+            # always published.
+            await asyncio.shield(self._commit(new_snap, params, seat))
         return new_snap.version
 
-    async def _act_on(self, read, write, table_id: str, version: int, action: dict[str, Any]) -> Snapshot:
-        row = await read()
-        if row is None:
-            raise NotFound("There is no such table.")
-        current_version, status, seat = row
-        if seat is None:
-            raise Forbidden("That seat token is not valid for this table.")
-        if status != PLAYING or version != current_version:
-            snap = await self.at_least(table_id, current_version)
-            message = ("The game has not started yet." if snap.status == LOBBY else
-                       "The game is over." if snap.status == FINISHED else
-                       "The table has moved on since that version; here is the current view.")
-            raise Conflict(message, snap.version, self.client_view(snap, seat))
-        snap = self.cache.get(table_id, current_version) or await self.at_least(table_id, current_version)
-        if snap.version != current_version:  # moved on between the two reads
-            raise Conflict("The table has moved on since that version; here is the current view.",
-                           snap.version, self.client_view(snap, seat))
+    def _apply(self, snap: Snapshot, seat: int, action: dict[str, Any]) -> tuple[Snapshot, dict[str, Any]]:
+        started = time.perf_counter()
         game = self.game(snap.game)
         if seat not in game.to_act(snap.state):
             raise Forbidden("It is not your turn to act.")
@@ -457,39 +524,65 @@ class TablesService:
         except IllegalAction as e:
             raise Illegal(str(e) or "That move is not allowed now.") from None
         except Exception:  # an engine bug: nothing was written; say nothing about the state
-            log.exception("engine %s failed on an action at table %s version %s", snap.game, table_id,
-                          current_version)
+            log.exception("engine %s failed on an action at table %s version %s", snap.game, snap.id,
+                          snap.version)
             raise EngineFailure("The game engine failed on this action; nothing was changed.") from None
         encoded = game.encode(new_state)
         # Keep the canonical form (what every process reads back from the database), so that the
         # bytes a seat receives never depend on which process computed them or on dict order.
         new_state = game.decode(encoded)
         finished = game.finished(new_state)
-        new_version = current_version + 1
+        at = now()
+        deadline = turn_deadline(snap.turn_timer, snap.seat_bots, game.to_act(new_state), at) \
+            if snap.turn_timer else None
         params = {
-            "id": table_id, "old": current_version, "new": new_version, "state": encoded,
-            "status": FINISHED if finished else PLAYING, "finished": finished, "at": now(),
-            "seat": seat, "action": canonical_action(action),
+            "id": snap.id, "old": snap.version, "new": snap.version + 1, "state": encoded,
+            "status": FINISHED if finished else PLAYING, "finished": finished, "at": at,
+            "seat": seat, "action": canonical_action(action), "deadline": deadline,
         }
-        if not await write(params):
-            snap = await self._load(table_id)
+        new_snap = Snapshot(
+            id=snap.id, game=snap.game, players=snap.players, options=snap.options, status=params["status"],
+            version=params["new"], state=new_state, seat_names=snap.seat_names, seat_hashes=snap.seat_hashes,
+            invite_key=snap.invite_key, spectator_key=snap.spectator_key, seat_bots=snap.seat_bots,
+            seat_takeovers=snap.seat_takeovers, turn_timer=snap.turn_timer, deadline=_iso(deadline),
+        )
+        self.timings.add("engine", time.perf_counter() - started)
+        return new_snap, params
+
+    async def _commit(self, new_snap: Snapshot, params: dict[str, Any], seat: int) -> None:
+        started = time.perf_counter()
+        written = await self.committer.write(params)
+        committed = time.perf_counter()
+        self.timings.add("commit", committed - started)
+        if not written:
+            snap = await self._load(new_snap.id)
             raise Conflict("The table has moved on since that version; here is the current view.",
                            snap.version, self.client_view(snap, seat))
-        return Snapshot(
-            id=snap.id, game=snap.game, players=snap.players, options=snap.options,
-            status=params["status"], version=new_version, state=new_state, seat_names=snap.seat_names,
-            seat_hashes=snap.seat_hashes, invite_key=snap.invite_key, spectator_key=snap.spectator_key,
-        )
+        self.cache.put(new_snap)
+        await self._publish(new_snap)
+        self.timings.add("publish", time.perf_counter() - committed)
+        self.timings.moves += 1
 
-    async def _sqlite_act(self, params: dict[str, Any]) -> bool:
-        try:
-            async with self._writer() as conn:
-                if (await conn.execute(_SQLITE_CAS_SQL, params)).rowcount != 1:
-                    raise _NotWritten
-                await conn.execute(_SQLITE_LOG_SQL, params)
-        except _NotWritten:
-            return False
-        return True
+    async def _write_many(self, moves: list[dict[str, Any]]) -> set[str]:
+        """One batch of the group committer: the ids of the tables whose move was written."""
+        if self.is_postgres:
+            async with self.autocommit.connect() as conn:
+                pg = (await conn.get_raw_connection()).driver_connection
+                rows = await pg.fetch(
+                    _PG_ACT_MANY, [m["id"] for m in moves], [m["old"] for m in moves], [m["new"] for m in moves],
+                    [m["state"] for m in moves], [m["status"] for m in moves], [m["finished"] for m in moves],
+                    [m["seat"] for m in moves], [m["action"] for m in moves], moves[0]["at"],
+                    [m["deadline"] for m in moves])
+            return {r[0] for r in rows}
+        written: set[str] = set()
+        async with self._writer() as conn:  # one transaction: one commit (one flush) for the batch
+            for m in moves:
+                if (await conn.execute(_SQLITE_CAS_SQL, m)).rowcount == 1:
+                    written.add(m["id"])
+            rows = [m for m in moves if m["id"] in written]
+            if rows:
+                await conn.execute(_SQLITE_LOG_SQL, rows)
+        return written
 
     def _writer(self):
         """A write transaction: on SQLite also the process-wide writer lock."""
@@ -506,12 +599,13 @@ class TablesService:
         """Public facts about a table (anyone with its id may read them)."""
         async with self.autocommit.connect() as conn:
             row = (await conn.execute(text(
-                "SELECT id, game, players, options, status, version, spectators, turn_timer, created_at,"
-                " started_at, finished_at FROM tables WHERE id = :id"), {"id": table_id})).first()
+                "SELECT id, game, players, options, status, version, spectators, turn_timer, deadline_at,"
+                " created_at, started_at, finished_at FROM tables WHERE id = :id"), {"id": table_id})).first()
             if row is None:
                 raise NotFound("There is no such table.")
             seats = (await conn.execute(text(
-                "SELECT number, name, connected, bot_level FROM seats WHERE table_id = :id ORDER BY number"),
+                "SELECT number, name, connected, bot_level, bot_takeover FROM seats WHERE table_id = :id"
+                " ORDER BY number"),
                 {"id": table_id})).all()
         game = self.games.get(row.game)
         return {
@@ -524,9 +618,11 @@ class TablesService:
             "status": row.status,
             "version": row.version,
             "seats": [{"number": s.number, "name": s.name, "taken": s.name is not None,
-                       "connected": bool(s.connected), "bot": s.bot_level} for s in seats],
+                       "connected": bool(s.connected), "bot": s.bot_level,
+                       "takeover": bool(s.bot_takeover)} for s in seats],
             "spectators": row.spectators,
             "turn_timer": row.turn_timer,
+            "deadline": _iso(row.deadline_at),
             "created_at": _iso(row.created_at),
             "started_at": _iso(row.started_at),
             "finished_at": _iso(row.finished_at),
@@ -579,15 +675,38 @@ class TablesService:
             actions = (await conn.execute(text(
                 "SELECT version, seat, action FROM actions WHERE table_id = :id ORDER BY version"),
                 {"id": table_id})).all()
-        return replay_problem(self.games, row, actions)
+            changes = (await conn.execute(text(
+                "SELECT version FROM seat_changes WHERE table_id = :id"), {"id": table_id})).scalars().all()
+        return replay_problem(self.games, row, actions, changes)
+
+    async def listing(self, limit: int = 500) -> list[dict[str, Any]]:
+        """Public facts of the most recently active tables, for the club's admin page."""
+        async with self.autocommit.connect() as conn:
+            rows = (await conn.execute(text(
+                "SELECT id, game, players, status, version, spectators, created_at, updated_at FROM tables"
+                " ORDER BY updated_at DESC, id LIMIT :n"), {"n": limit})).all()
+            ids = [r.id for r in rows]
+            seats: dict[str, list[dict[str, Any]]] = {i: [] for i in ids}
+            if ids:
+                for s in (await conn.execute(text(
+                        "SELECT table_id, number, name, connected FROM seats WHERE table_id IN :ids"
+                        " ORDER BY table_id, number").bindparams(bindparam("ids", expanding=True)),
+                        {"ids": ids})).all():
+                    seats[s.table_id].append({"number": s.number, "name": s.name, "connected": bool(s.connected)})
+        return [{"id": r.id, "game": r.game, "players": r.players, "status": r.status, "version": r.version,
+                 "spectators": r.spectators, "created_at": _iso(r.created_at), "updated_at": _iso(r.updated_at),
+                 "seats": seats[r.id]} for r in rows]
 
     async def table_ids(self) -> list[str]:
         async with self.autocommit.connect() as conn:
             return list((await conn.execute(text("SELECT id FROM tables ORDER BY created_at, id"))).scalars())
 
 
-def replay_problem(games: Mapping[str, Game], row: Any, actions: list[Any]) -> str | None:
-    """Compares a stored snapshot with the replay of its log; a sentence for the admin if they differ."""
+def replay_problem(games: Mapping[str, Game], row: Any, actions: list[Any],
+                   seat_changes: Sequence[int] = ()) -> str | None:
+    """Compares a stored snapshot with the replay of its log; a sentence for the admin if they differ.
+    `seat_changes`: the versions that changed who plays a seat (a bot taking over, its player taking it
+    back) rather than the game."""
     game = games.get(row.game)
     if game is None:
         return f"game {row.game!r} is not installed"
@@ -606,12 +725,31 @@ def replay_problem(games: Mapping[str, Game], row: Any, actions: list[Any]) -> s
             state = game.apply(state, entry.seat, json.loads(entry.action))
     except (IllegalAction, ValueError, KeyError) as e:
         return f"the log does not replay: {e}"
-    if last is not None and last != row.version:
-        return f"the last logged action is version {last} but the table is at {row.version}"
+    final = max([*([] if last is None else [last]), *seat_changes], default=None)
+    if final is not None and final != row.version:
+        return f"the last logged change is version {final} but the table is at {row.version}"
     if game.encode(state) != row.state:
         return "the snapshot differs from the replay of the log"
     if (row.status == FINISHED) != game.finished(state):
         return f"the status {row.status!r} does not match the replayed game"
+    return None
+
+
+def _seat_facts(snap: Snapshot, n: int) -> dict[str, Any]:
+    """A seat in the table part of a view: its number and name; a seat played by a bot also has "bot" (the
+    level) and, when the bot took it over from its player, "takeover": true."""
+    facts: dict[str, Any] = {"number": n, "name": snap.seat_names[n]}
+    if n < len(snap.seat_bots) and snap.seat_bots[n]:
+        facts["bot"] = snap.seat_bots[n]
+        if n < len(snap.seat_takeovers) and snap.seat_takeovers[n]:
+            facts["takeover"] = True
+    return facts
+
+
+def _seat_of(snap: Snapshot, digest: str) -> int | None:
+    for number, seat_hash in enumerate(snap.seat_hashes):
+        if seat_hash is not None and secrets.compare_digest(seat_hash, digest):
+            return number
     return None
 
 
@@ -623,10 +761,6 @@ def _iso(value: Any) -> str | None:
     if value.tzinfo is None:
         value = value.replace(tzinfo=timezone.utc)
     return value.isoformat()
-
-
-class _NotWritten(Exception):
-    """Rolls back a compare-and-set transaction that found the version changed."""
 
 
 class _Writer:

@@ -1,12 +1,13 @@
-"""A quick load driver for the benchmark workload (shared/bench/peer-boardgameio/README.md) against a running
-Tabula server: T tables of the benchmark card game, 2 players + 1 spectator websockets each, every move
-sent over the socket as soon as a view says it is the player's turn. Prints moves/s, the opponent latency
-(move sent -> the opponent holds the new version) and the mean patch size a player receives.
+"""A quick pure-Python load driver for the benchmark workload (shared/bench/peer-boardgameio/README.md) against
+a running Tabula server: T tables of the benchmark card game, 2 players + 1 spectator websockets each, every
+move sent over the socket as soon as a view says it is the player's turn. Prints moves/s, the opponent
+latency (move sent -> the opponent holds the new version) and the mean patch size a player receives.
+
+The benchmark itself uses tests/bench/driver.js (node, the peer's exact phases and metrics, wire bytes
+metered frame by frame); this one needs only the project's venv, for a quick look without node.
 
     TABULA_BENCHMARK=1 DATABASE_URL=postgresql://... tabula serve --port 8000 &
-    .venv/bin/python -m tests.app.loadtest --url http://127.0.0.1:8000 --tables 50
-
-It is not collected by pytest (the later benchmark issue owns the real comparison with boardgame.io).
+    .venv/bin/python -m tests.bench.loadtest --url http://127.0.0.1:8000 --tables 50
 """
 
 from __future__ import annotations

@@ -1,0 +1,234 @@
+"""The fast paths of the write path and the pushes keep every guarantee of the slow ones:
+
+- group commit (app/services/commits.py): moves of different tables that wait together share one statement
+  and one commit, yet each is its own compare-and-set, is logged, and is acknowledged only once committed;
+  a stale move in a batch fails alone; a batch that fails as a whole is retried move by move;
+- the act path checks against this process's snapshot of the table, and a snapshot that fell behind the
+  database (another process moved the table on) costs at most a 409, never a lost or doubled move;
+- patches computed once for the parts of the view that several seats share are the same bytes as patches
+  computed seat by seat (app/realtime/diff.py);
+- `"ack": "patch"` (PROTOCOL.md) acknowledges a move inside the patch that carries it, and only then;
+- the version notifications between processes pack many tables into one payload, under Postgres's limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+
+import httpx
+import jsonpatch
+import pytest
+from sqlalchemy import text
+
+from app.config import Settings
+from app.db import make_async_engine, migrate
+from app.realtime.diff import PatchMemo, patch_message, view_patch
+from app.realtime.pubsub import MAX_PAYLOAD, version_payloads
+from app.services.commits import GroupCommitter
+from app.services.errors import Conflict
+from app.services.tables import TablesService, compact
+from games import ALL_GAMES
+from games.bench_cards import BenchCards
+from games.core.conformance import random_game
+
+from .client import Socket, bearer, create_full
+
+PLAY = {"type": "play", "index": 0}
+
+
+async def _service(url: str) -> TablesService:
+    settings = Settings(database_url=url)
+    migrate(settings)
+    return TablesService(make_async_engine(settings), {"bench_cards": BenchCards()},
+                         is_postgres=settings.is_postgres)
+
+
+async def _started_table(service: TablesService) -> tuple[str, list[str]]:
+    snap = await service.create("bench_cards", 2)
+    tokens = [(await service.join(snap.id, snap.invite_key, name))[1] for name in ("A", "B")]
+    return snap.id, tokens
+
+
+async def _logged(service: TablesService, table_id: str) -> tuple[int, list[int]]:
+    async with service.engine.connect() as conn:
+        version = (await conn.execute(text("SELECT version FROM tables WHERE id = :id"), {"id": table_id})).scalar()
+        logged = list((await conn.execute(text(
+            "SELECT version FROM actions WHERE table_id = :id ORDER BY version"), {"id": table_id})).scalars())
+    return version, logged
+
+
+async def test_group_commit_moves_of_many_tables_share_commits_and_each_is_logged(fresh_db_url):
+    """Style §8 (one writer per table, commit before publish) with moves batched across tables."""
+    service = await _service(fresh_db_url)
+    try:
+        tables = [await _started_table(service) for _ in range(12)]
+        versions = {t: (await service.current(t)).version for t, _ in tables}
+        committed_before_ack: list[bool] = []
+
+        async def move(table_id: str, token: str) -> int:
+            version = await service.act(table_id, token, versions[table_id], PLAY)
+            # Acknowledged: the database already holds this version and its log row.
+            stored, logged = await _logged(service, table_id)
+            committed_before_ack.append(stored >= version and version in logged)
+            return version
+
+        results = await asyncio.gather(*(move(t, tokens[0]) for t, tokens in tables))
+        assert results == [versions[t] + 1 for t, _ in tables]
+        assert all(committed_before_ack)
+        stats = service.committer.stats
+        assert stats.moves == 12 and stats.batches < 12 and stats.largest > 1
+        for table_id, _ in tables:
+            stored, logged = await _logged(service, table_id)
+            assert stored == versions[table_id] + 1 and logged == [versions[table_id] + 1]
+    finally:
+        await service.engine.dispose()
+
+
+async def test_a_stale_move_fails_alone_in_its_batch(fresh_db_url):
+    """Style §8: a stale version is a 409 with the current view; the other moves of its batch commit."""
+    service = await _service(fresh_db_url)
+    try:
+        (a, ta), (b, tb) = [await _started_table(service) for _ in range(2)]
+        va, vb = (await service.current(a)).version, (await service.current(b)).version
+        # Another writer moves table b on behind this process's back: its snapshot of b is now behind.
+        async with service.engine.begin() as conn:
+            await conn.execute(text("UPDATE tables SET version = version + 1 WHERE id = :id"), {"id": b})
+        done = await asyncio.gather(service.act(a, ta[0], va, PLAY), service.act(b, tb[0], vb, PLAY),
+                                    return_exceptions=True)
+        assert done[0] == va + 1
+        assert isinstance(done[1], Conflict) and done[1].status == 409
+        assert done[1].body()["version"] == vb + 1  # the current version, read again
+        assert (await _logged(service, b)) == (vb + 1, [])  # nothing of the stale move was written
+        assert service.committer.stats.largest == 2  # both went in one batch
+    finally:
+        await service.engine.dispose()
+
+
+async def test_a_snapshot_behind_the_database_costs_a_409_never_a_lost_move(fresh_db_url):
+    """Two server processes on one database (two services): each checks against its own snapshot."""
+    first = await _service(fresh_db_url)
+    second = TablesService(first.engine, first.games, is_postgres=first.is_postgres)
+    try:
+        table_id, tokens = await _started_table(first)
+        v = (await first.current(table_id)).version
+        await second.current(table_id)  # the second process has a snapshot at v too
+        assert await first.act(table_id, tokens[0], v, PLAY) == v + 1
+        # The second is behind: a move at the old version is refused, and at the new one it is read again.
+        with pytest.raises(Conflict):
+            await second.act(table_id, tokens[0], v, PLAY)
+        assert await second.act(table_id, tokens[1], v + 1, PLAY) == v + 2
+        assert await _logged(first, table_id) == (v + 2, [v + 1, v + 2])
+        assert first.cache.get(table_id).version == v + 1  # never ahead of the database, only behind
+    finally:
+        await first.engine.dispose()
+
+
+async def test_group_committer_retries_a_failed_batch_move_by_move():
+    """A batch that fails as a whole (e.g. a deadlock with another process) is retried one move at a
+    time, so one bad move cannot fail the others; a move that still fails gets its own error."""
+    calls: list[list[str]] = []
+
+    async def write_many(moves):
+        calls.append([m["id"] for m in moves])
+        await asyncio.sleep(0)
+        if len(moves) > 1:
+            raise RuntimeError("deadlock detected")
+        if moves[0]["id"] == "bad":
+            raise RuntimeError("this one is broken")
+        return {m["id"] for m in moves if m["id"] != "stale"}
+
+    committer = GroupCommitter(write_many, max_in_flight=1)
+    results = await asyncio.gather(*(committer.write({"id": i}) for i in ("a", "bad", "stale", "b")),
+                                   return_exceptions=True)
+    assert results[0] is True and results[2] is False and results[3] is True
+    assert isinstance(results[1], RuntimeError) and "broken" in str(results[1])
+    assert calls[0] == ["a", "bad", "stale", "b"]  # one batch first
+    assert sorted(map(tuple, calls[1:])) == [("a",), ("b",), ("bad",), ("stale",)]
+    assert committer.stats.retried_alone == 4
+
+
+@pytest.mark.parametrize("slug", sorted(ALL_GAMES))
+async def test_patches_shared_between_seats_are_the_bytes_of_patches_made_seat_by_seat(slug):
+    """Style §7 (diff views, never states): the memo changes no byte of any seat's patch."""
+    game = ALL_GAMES[slug]
+    for players in (game.min_players, game.max_players):
+        _, history = random_game(game, players, 7, {}, policy_seed=7)
+        state = game.setup(players, 7, {})
+        seats = [*range(players), None]
+        views = {s: {"table": {"you": s}, "game": game.view(state, s)} for s in seats}
+        for version, (seat, action) in enumerate(history[:80]):
+            state = game.decode(game.encode(game.apply(state, seat, action)))
+            new = {s: {"table": {"you": s}, "game": game.view(state, s)} for s in seats}
+            memo = PatchMemo()
+            for s in random.Random(version).sample(seats, len(seats)):
+                shared = patch_message(version, version + 1, view_patch(views[s], new[s], memo), memo)
+                alone = compact({"type": "patch", "from": version, "version": version + 1,
+                                 "patch": view_patch(views[s], new[s])})
+                assert shared == alone
+                assert jsonpatch.apply_patch(views[s], json.loads(shared)["patch"]) == new[s]
+            views = new
+
+
+async def test_ack_in_the_patch_comes_only_with_the_committed_move(live):
+    """PROTOCOL.md "ack": "patch": one message instead of two; errors are still answered on their own."""
+    async with httpx.AsyncClient(base_url=live.base, timeout=30) as http:
+        table = await create_full(http)
+        me = await Socket.open(live.ws_base, table.id, f"?token={table.tokens[0]}")
+        other = await Socket.open(live.ws_base, table.id, f"?token={table.tokens[1]}")
+        for s in (me, other):
+            await s.until(lambda m: m["type"] == "full")
+        version = me.version
+        await me.send({"type": "act", "id": "m1", "version": version, "action": PLAY, "ack": "patch"})
+        patch = await me.until(lambda m: m["type"] == "patch")
+        assert patch["ack"] == "m1" and patch["version"] == version + 1
+        stored = live.row(table.id)
+        assert stored["table"]["version"] == version + 1 and stored["actions"][-1][0] == version + 1
+        seen = await other.until(lambda m: m["type"] == "patch")
+        assert "ack" not in seen
+        # A refused move is answered by an error message, as always.
+        await me.send({"type": "act", "id": "m2", "version": version, "action": PLAY, "ack": "patch"})
+        refused = await me.reply("m2")
+        assert refused["type"] == "error" and refused["status"] == 409
+        # No separate ack came for m1.
+        await me.send({"type": "ping"})
+        await me.until(lambda m: m["type"] == "pong")
+        assert not any(json.loads(raw).get("type") == "ack" for raw in me.raw)
+        r = await http.get(f"/api/tables/{table.id}/view", headers=bearer(table.tokens[1]))
+        assert r.json()["version"] == version + 1
+        await me.close()
+        await other.close()
+
+
+def test_version_notifications_pack_many_tables_under_the_payload_limit():
+    versions = {f"{n:016d}": 1000 + n for n in range(1000)}
+    payloads = version_payloads("inst", versions)
+    assert len(payloads) > 1 and all(len(p) < MAX_PAYLOAD for p in payloads)
+    seen = {}
+    for p in payloads:
+        kind, instance, *items = p.split(" ")
+        assert (kind, instance) == ("V", "inst")
+        for item in items:
+            table_id, _, version = item.rpartition(":")
+            seen[table_id] = int(version)
+    assert seen == versions
+
+
+@pytest.mark.parametrize("slug", sorted(ALL_GAMES))
+def test_fast_json_writes_the_bytes_of_the_standard_library(slug):
+    """The wire format is the standard library's compact JSON (orjson only makes it faster): every view of
+    a random game, and actions with the odd cases (non-ASCII, line separators, big integers)."""
+    from app.services.tables import _std_canonical, _std_compact, canonical_action
+
+    game = ALL_GAMES[slug]
+    for players in (game.min_players, game.max_players):
+        def visit(state, _n):
+            for seat in [*range(players), None]:
+                view = game.view(state, seat)
+                assert compact(view) == _std_compact(view)
+        random_game(game, players, 11, {}, policy_seed=11, visit=visit)
+    for action in ({"type": "play", "index": 2}, {"b": [1, {"z": None, "a": "é\n\u2028"}], "a": True},
+                   {"type": "x", "n": 10 ** 30}):
+        assert canonical_action(action) == _std_canonical(action)
+        assert compact(action) == _std_compact(action)
