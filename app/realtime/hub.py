@@ -336,7 +336,10 @@ class Hub:
                     table_id, _, version = item.rpartition(":")
                     channel = self.channels.get(table_id)
                     if channel is not None:
-                        await channel.advance(int(version))
+                        try:
+                            await channel.advance(int(version))
+                        except Exception:  # one table's trouble must not hold back the others' news
+                            log.exception("could not bring table %s to version %s", table_id, version)
                 return
             kind, table_id, *rest = payload.split(" ")
             if rest and rest[-1] == self.instance:

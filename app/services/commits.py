@@ -36,12 +36,14 @@ class CommitStats:
     largest: int = 0
     retried_alone: int = 0
     seconds: float = 0.0  # summed over the batches, from sending to the database's answer
+    longest: float = 0.0  # the slowest batch, seconds
 
     def as_dict(self) -> dict[str, Any]:
         return {"batches": self.batches, "moves": self.moves, "largest_batch": self.largest,
                 "mean_batch": round(self.moves / self.batches, 2) if self.batches else None,
                 "retried_alone": self.retried_alone,
-                "ms_per_batch": round(1000 * self.seconds / self.batches, 2) if self.batches else None}
+                "ms_per_batch": round(1000 * self.seconds / self.batches, 2) if self.batches else None,
+                "longest_batch_ms": round(1000 * self.longest, 2)}
 
 
 @dataclass
@@ -89,7 +91,9 @@ class GroupCommitter:
             try:
                 started = time.perf_counter()
                 written = await self._write_many([p.params for p in batch])
-                self.stats.seconds += time.perf_counter() - started
+                took = time.perf_counter() - started
+                self.stats.seconds += took
+                self.stats.longest = max(self.stats.longest, took)
             except asyncio.CancelledError:
                 raise
             except Exception:

@@ -73,7 +73,7 @@ peer_run() {  # peer_run T INDEX: the peer's own run.sh for one T, its result co
   (cd "$PEER_WORK" && QUICK=1 SWEEP="$t" REPEATS=1 OUTDIR="$dir" ./run.sh) >"$OUT/peer/T$t-r$i.log" 2>&1 \
     || { echo "   peer T=$t run $i failed:"; tail -5 "$OUT/peer/T$t-r$i.log"; return 0; }
   grep -E '^   mem-raw' "$OUT/peer/T$t-r$i.log" | sed 's/^   /   peer /' || true
-  for f in "$PEER_WORK/$dir"/*.json; do cp "$f" "$OUT/peer/peer-$(basename "$f" .json)-T$t-r$i.json"; done
+  for f in "$PEER_WORK/$dir"/*.json; do cp "$f" "$OUT/peer/peer-$(basename "$f" .json | sed 's/-r1$//')-r$i.json"; done
 }
 
 # 1. What boardgame.io sends at connection time (its known leak), observed here.
