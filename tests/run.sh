@@ -29,6 +29,12 @@ if [ ! -x /usr/bin/chromium ]; then
   apt_install chromium
 fi
 
+# Node.js for the benchmark driver's smoke test (tests/app/test_bench_smoke.py).
+if ! command -v node >/dev/null; then
+  echo "tests/run.sh: installing Node.js from Debian" >&2
+  apt_install nodejs
+fi
+
 # 3. PostgreSQL: the tests fail (never skip) without one, so make sure one answers.
 pg_answers() {
   .venv/bin/python - "$1" <<'PY' >/dev/null 2>&1

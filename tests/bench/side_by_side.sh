@@ -32,7 +32,12 @@ PEER_WORK=${PEER_WORK:-${TMPDIR:-/tmp}/tabula-peer-bench}
 STAMP=$(date +%Y%m%d-%H%M%S)
 OUT=${OUTDIR:-$ROOT/tests/bench/results/$STAMP}
 PY=${PYTHON:-$ROOT/.venv/bin/python}
-[ -x "$PY" ] || PY=python3
+if [ ! -x "$PY" ]; then  # a fresh clone: the project's environment, as tests/run.sh makes it
+  echo "== making .venv (python3 -m venv; pip install -e '.[test]')"
+  python3 -m venv "$ROOT/.venv"
+  "$ROOT/.venv/bin/python" -m pip install -q -e "$ROOT[test]"
+  PY=$ROOT/.venv/bin/python
+fi
 command -v node >/dev/null || { echo "side_by_side: node is needed (Debian: apt-get install nodejs npm)" >&2; exit 2; }
 [ -f "$PEER_SRC/run.sh" ] || { echo "side_by_side: no peer benchmark at $PEER_SRC" >&2; exit 2; }
 
