@@ -1,10 +1,10 @@
 """Bots play each other: win rates per bot and per seat, game length, speed and decision times.
 
     .venv/bin/python -m games.core.simulate --game ave_cesar --players 4 --games 500 \\
-        --bots strong,novice,novice,novice [--seed N] [--budget 300] [--jobs 2]
+        --bots strong,novice,novice,novice [--seed N] [--budget 300[:0.5]] [--option NAME=VALUE] [--jobs 2]
 
-The bots listed are the entrants; with --rotate (the default) entrant i sits at seat (i + game) mod
-players, so a strong bot goes through every seat and the first-player advantage cancels out. The
+The bots listed are the entrants; entrant i sits at seat (i + game number) mod players (--no-rotate keeps
+it at seat i), so a strong bot goes through every seat and the first-player advantage cancels out. The
 command prints, per entrant: wins (a shared win counts as a win, and is also counted apart), win rate,
 mean score and how often it finished strictly ahead of each entrant of another level; per seat: wins and
 mean score; then the mean game length in actions, games per second, and mean / max decision time per
