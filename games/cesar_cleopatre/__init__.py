@@ -65,16 +65,6 @@ class CesarCleopatre(Game):
 
     # ---------------------------------------------------------------------------------- contract
 
-    def apply(self, state: State, seat: Any, action: Any) -> State:
-        """The core's apply (every generic guard, then `play` on a private copy), without deep-copying the
-        game log at every action: log entries are never changed once written, so the new state's log is a
-        new list holding the old entries and the new ones. The log is most of a late state's size."""
-        light = dict(state)
-        light["log"] = []
-        new = super().apply(light, seat, action)
-        new["log"] = state["log"] + new["log"]
-        return new
-
     # ------------------------------------------------------------------------------------- hooks
 
     def start(self, players: int, rng_state: int, options: dict[str, Any]) -> State:
@@ -91,6 +81,9 @@ class CesarCleopatre(Game):
 
     def play(self, state: State, seat: Seat, action: Action) -> None:
         rules.play(state, seat, action)
+
+    def copy(self, state: State) -> State:
+        return rules.copy_state(state)
 
     def observe(self, state: State, seat: Seat | None) -> dict[str, Any]:
         return observe(state, seat)

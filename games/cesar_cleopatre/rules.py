@@ -131,6 +131,38 @@ def initial_knowledge(arrange: bool) -> dict[str, list[kn.Pool]]:
     }
 
 
+# Fields of the state by shape, for copy_state (every field is in exactly one of these).
+SHARED_FIELDS = ("players", "rng", "phase", "active", "turn", "exhausted", "passes", "ended")  # immutable
+LIST_FIELDS = ("hand", "reserve", "discard", "left", "vote_deck", "vote_discard", "vote_removed", "missions",
+               "setup")  # lists of immutable items
+NESTED_LIST_FIELDS = ("hand_actions", "action_reserve", "action_discard", "up", "down", "won", "arrange")
+
+
+def copy_state(state: State) -> State:
+    """A copy that `play` may mutate, sharing nothing mutable with `state` but the log entries (never
+    changed once written). It copies by the state's known shape: four times faster than the generic
+    deep copy, and the state is copied at every action (and at every step of a bot's search). The
+    conformance suite checks that nothing mutable is shared."""
+    new = dict(state)
+    new["log"] = list(state["log"])
+    new["options"] = dict(state["options"])
+    t = new["t"] = dict(state["t"])
+    t["drew"] = list(t["drew"])
+    for key in LIST_FIELDS:
+        new[key] = list(state[key])
+    for key in NESTED_LIST_FIELDS:
+        new[key] = [list(x) for x in state[key]]
+    pending = state["pending"]
+    if pending is not None:
+        new["pending"] = {k: list(v) if type(v) is list else v for k, v in pending.items()}
+    castle = state["castle"]
+    if castle is not None:
+        new["castle"] = {**castle, "groups": list(castle["groups"])}
+    new["knowledge"] = [{kind: [{"cards": list(pool["cards"]), "at": dict(pool["at"])} for pool in pools]
+                         for kind, pools in known.items()} for known in state["knowledge"]]
+    return new
+
+
 def fresh_turn(final: bool = False) -> dict[str, Any]:
     """The public flags of a turn: started (an active move was made), mode/placed (the influence placement),
     action ("none", "used" or "barred"), passive, discarded, drew (cards drawn this turn, private: only

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Sequence
 
 from . import rng
-from .game import Action, Game, Seat, State, clone
+from .game import Action, Game, Seat, State
 
 # Share of a terminal value that comes from winning; the rest rewards a good score, so that the search
 # still has a gradient when every line wins (or every line loses).
@@ -113,15 +113,6 @@ def weighted_index(holder: dict[str, Any], weights: Sequence[float]) -> int:
                 return i
             r -= w
     return last
-
-
-def private_copy(state: State) -> State:
-    """A copy the search may mutate. Log entries are never changed once written (as Game.apply assumes),
-    so only the log list is new, not its entries."""
-    copy = clone({k: v for k, v in state.items() if k != "log"})
-    if "log" in state:
-        copy["log"] = list(state["log"])
-    return copy
 
 
 def action_key(action: Action) -> str:
@@ -254,12 +245,12 @@ class InformationSet:
 
     def sample(self) -> State:
         """A private copy of the resampled state itself."""
-        return private_copy(self._sample)
+        return self.game.copy(self._sample)
 
     def determinisation(self, seed: int) -> State:
         """One more complete state consistent with the information set: a private copy."""
         state = self.game.resample(self._sample, self.seat, seed)
-        return state if self._fresh else private_copy(state)
+        return state if self._fresh else self.game.copy(state)
 
 
 # ------------------------------------------------------------------------------------------ bots

@@ -98,6 +98,31 @@ def check_roundtrip(game: Game, state: State) -> None:
     assert game.encode(back) == text, "encoding is canonical"
 
 
+def mutable_parts(data: Any, skip: Any = None) -> dict[int, Any]:
+    """Every list and dict inside `data` by id (the list `skip`'s items excepted: the shared log entries)."""
+    found: dict[int, Any] = {}
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (list, dict)):
+            found[id(item)] = item
+            values = item.values() if isinstance(item, dict) else item
+            if item is not skip:
+                stack.extend(values)
+    return found
+
+
+def check_copy_shares_nothing(game: Game, state: State) -> None:
+    """`copy` gives an equal state that `play` may mutate without touching the original: no list or dict
+    is shared, but the log entries (never changed once written)."""
+    copy = game.copy(state)
+    assert copy == state, "a copy equals the state"
+    before = mutable_parts(state, skip=state.get("log"))
+    after = mutable_parts(copy, skip=copy.get("log"))
+    shared = [before[i] for i in before.keys() & after.keys()]
+    assert not shared, f"{game.slug}: the copy shares mutable parts with the state: {shared[:3]}"
+
+
 def check_views_plain(game: Game, state: State) -> None:
     for seat in [*range(state["players"]), None]:
         view = game.view(state, seat)
@@ -216,6 +241,7 @@ def run_conformance(game: Game, players: int, options: dict[str, Any], seeds: ra
             sampled[rng.below(holder, len(sampled))] for _ in range(samples_per_game)]
         for state in chosen:
             check_roundtrip(game, state)
+            check_copy_shares_nothing(game, state)
             check_views_plain(game, state)
             if not game.finished(state):
                 check_illegal_rejected(game, state, holder)

@@ -1,8 +1,8 @@
 """The contract every game engine implements, and the guards that live once for all of them.
 
 A state is plain JSON data (dicts with string keys, lists, ints, strings, bools, None) so that it
-encodes and decodes exactly. `apply` never modifies its input: it checks the generic guards, clones
-the state and lets the game mutate the clone.
+encodes and decodes exactly. `apply` never modifies its input: it checks the generic guards, copies
+the state (the `copy` hook) and lets the game mutate the copy.
 
 A game subclasses `Game` and fills in the hooks marked "hook"; clients (the server, bots, tests)
 only call the public contract: setup, to_act, legal_actions, apply, view, outcome, resample,
@@ -98,6 +98,8 @@ class Game:
     rules_version: ClassVar[int] = 1
     # Log message templates: key -> {"en": "...{seat}...", "fr": "..."}; args ending in "seat" are seats.
     messages: ClassVar[dict[str, dict[str, str]]] = {}
+    # The last (state, seat, moves) that legal_actions computed (see there).
+    _last_moves: tuple[Any, Any, list[Action]] = (None, None, [])
 
     # ----------------------------------------------------------------------------------- contract
 
@@ -127,7 +129,12 @@ class Game:
     def legal_actions(self, state: State, seat: Seat | None) -> list[Action]:
         if seat is None or seat not in self.to_act(state):
             return []
-        return self.moves(state, seat)
+        moves = self.moves(state, seat)
+        # Remembered for `apply`, which would otherwise generate them again: the usual caller asks for the
+        # legal actions and then applies one of them. States are values (nothing mutates a state once
+        # built), so the same object means the same moves; the caller gets copies it may change freely.
+        self._last_moves = (state, seat, moves)
+        return [dict(a) for a in moves]
 
     def apply(self, state: State, seat: Seat, action: Any) -> State:
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
@@ -138,13 +145,11 @@ class Game:
             raise IllegalAction("There is no such seat at this table.")
         if seat not in self.to_act(state):
             raise IllegalAction("It is not your turn to act.")
-        if action not in self.moves(state, seat):
+        last = self._last_moves
+        moves = last[2] if last[0] is state and last[1] == seat else self.moves(state, seat)
+        if action not in moves:
             raise IllegalAction(self.refusal(state, seat, action) or "That move is not allowed now.")
-        # Log entries are never changed once written, so the new state shares them: copying the whole
-        # log at every action would make long games quadratic.
-        new_state = clone({k: v for k, v in state.items() if k != "log"})
-        if "log" in state:
-            new_state["log"] = list(state["log"])
+        new_state = self.copy(state)
         self.play(new_state, seat, action)
         return new_state
 
@@ -230,6 +235,16 @@ class Game:
         It must depend only on what `seat` knows: resampling a resampled state with the same seed
         gives the same state. Used by the leak test and by bots."""
         raise NotImplementedError
+
+    def copy(self, state: State) -> State:
+        """Hook (optional): a copy `play` may mutate without touching `state`. Log entries are never changed
+        once written, so the copy shares them (copying the whole log at every action would make long games
+        quadratic) but not the log list itself. A game may replace this generic deep copy by one that knows
+        its state's shape; the conformance suite checks that such a copy shares nothing mutable."""
+        new_state = clone({k: v for k, v in state.items() if k != "log"})
+        if "log" in state:
+            new_state["log"] = list(state["log"])
+        return new_state
 
     def refusal(self, state: State, seat: Seat, action: Action) -> str | None:
         """Hook (optional): a more precise sentence for an illegal action. It must not reveal secrets."""

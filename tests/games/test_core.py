@@ -11,7 +11,9 @@ import pytest
 from games import ALL_GAMES, BENCHMARK_GAMES, REGISTRY
 from games.bench_cards import BenchCards
 from games.core import IllegalAction, rng
-from games.core.conformance import check_resample_hides, random_game, run_conformance
+from games.core.conformance import (
+    check_copy_shares_nothing, check_resample_hides, random_game, run_conformance,
+)
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -81,6 +83,23 @@ def test_generic_guards_refuse_and_leave_state_untouched():
         game.apply(final, 0, {"type": "play", "index": 0})
 
 
+def test_apply_checks_against_the_remembered_legal_actions_which_callers_cannot_change():
+    game = BenchCards()
+    state = game.setup(2, 3, {})
+    legal = game.legal_actions(state, 0)
+    hand_size = len(legal)
+    legal[0]["index"] = 50  # the caller's copy, not what apply checks against
+    legal.append({"type": "play", "index": 60})
+    with pytest.raises(IllegalAction, match="not allowed"):
+        game.apply(state, 0, legal[0])
+    with pytest.raises(IllegalAction, match="not allowed"):
+        game.apply(state, 0, legal[-1])
+    assert game.legal_actions(state, 0) == [{"type": "play", "index": i} for i in range(hand_size)]
+    # An equal state that is another object: its moves are generated again, with the same answer.
+    twin = game.decode(game.encode(state))
+    assert game.apply(twin, 0, {"type": "play", "index": 1}) == game.apply(state, 0, {"type": "play", "index": 1})
+
+
 def test_setup_rejects_bad_player_counts_and_options():
     game = BenchCards()
     with pytest.raises(ValueError):
@@ -122,6 +141,24 @@ class LazyResample(BenchCards):
 
     def resample(self, state, seat, seed):
         return dict(state)
+
+
+class ShallowCopyCards(BenchCards):
+    """A hand-written copy that forgets to copy the hands: play would change the previous state too."""
+
+    slug = "shallow_copy_cards"
+
+    def copy(self, state):
+        return {**state, "log": list(state["log"])}
+
+
+def test_the_suite_rejects_a_copy_that_shares_mutable_parts():
+    game = ShallowCopyCards()
+    with pytest.raises(AssertionError, match="shares mutable parts"):
+        check_copy_shares_nothing(game, game.setup(2, 3, {}))
+    with pytest.raises(AssertionError, match="shares mutable parts"):
+        run_conformance(game, 2, {}, seeds=range(1, 3))
+    check_copy_shares_nothing(BenchCards(), BenchCards().setup(2, 3, {}))
 
 
 @pytest.mark.parametrize("leaky", [LeakyCards(), OpponentHandCards()], ids=lambda g: g.slug)
