@@ -40,6 +40,8 @@ import time
 from dataclasses import dataclass
 from typing import Any, ClassVar, Sequence
 
+import orjson
+
 from . import rng
 from .game import Action, Game, Seat, State
 
@@ -115,8 +117,9 @@ def weighted_index(holder: dict[str, Any], weights: Sequence[float]) -> int:
     return last
 
 
-def action_key(action: Action) -> str:
-    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+def action_key(action: Action) -> bytes:
+    """The identity of an action in the search tree (canonical JSON, as bytes: made at every step)."""
+    return orjson.dumps(action, option=orjson.OPT_SORT_KEYS)
 
 
 # ------------------------------------------------------------------------------- per-game hooks
@@ -304,7 +307,7 @@ class _Node:
     __slots__ = ("children", "visits", "total", "avail")
 
     def __init__(self) -> None:
-        self.children: dict[str, _Node] = {}
+        self.children: dict[bytes, _Node] = {}
         self.visits = 0
         self.total = 0.0
         self.avail = 0
@@ -342,7 +345,7 @@ class Strong(Bot):
         started = time.perf_counter()
         root = _Node()
         stats = self.last_stats
-        by_key: dict[str, Action] = {}
+        by_key: dict[bytes, Action] = {}
         beliefs = hooks.beliefs(game, root_state, seat)
         for i in range(iterations):
             if deadline is not None and i > 0 and time.perf_counter() > deadline:
@@ -362,7 +365,7 @@ class Strong(Bot):
         return by_key[best_key]
 
     def _iterate(self, game: Game, hooks: BotHooks, state: State, seat: Seat, root: _Node,
-                 holder: dict[str, Any], horizon: int | None, by_key: dict[str, Action],
+                 holder: dict[str, Any], horizon: int | None, by_key: dict[bytes, Action],
                  stats: SearchStats) -> None:
         path = [root]
         node = root

@@ -96,6 +96,8 @@ def check_roundtrip(game: Game, state: State) -> None:
     back = game.decode(text)
     assert back == state, "decode(encode(state)) gives the same state"
     assert game.encode(back) == text, "encoding is canonical"
+    assert text == json.dumps(state, sort_keys=True, separators=(",", ":"), ensure_ascii=False), \
+        "the canonical text is the standard library's sorted compact JSON"
 
 
 def mutable_parts(data: Any, skip: Any = None) -> dict[int, Any]:

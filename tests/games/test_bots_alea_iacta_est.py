@@ -66,7 +66,7 @@ def test_3_9_the_strong_bot_takes_the_patrician_that_fits_its_province_at_the_en
 def test_strong_beats_novice_in_more_than_half_of_20_games():
     """Issue 8 (CI version, loose bound): Strong, at both seats in turn, beats Novice in > 50 % of 20
     games with a small budget (24 iterations).
-    The measured figures (simulate, a few hundred games) are in games/core/bots.py."""
+    The measured figures (simulate, a few hundred games) are in tests/bench/BOTS.md."""
     records = run(GAME, ["strong", "novice"], 20, seed=2024, budget=Budget(iterations=24, seconds=None))
     wins = sum(1 for r in records if r.seats[0] in r.winners and len(r.winners) == 1)
     assert wins > 10, f"Strong won only {wins} of 20"

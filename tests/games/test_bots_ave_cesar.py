@@ -87,7 +87,7 @@ def test_2_6_c_the_strong_bot_buys_senators_at_its_counters():
 def test_strong_beats_novice_in_more_than_half_of_20_games():
     """Issue 8 (CI version, loose bound): Strong, at every seat in turn against two Novices, wins more
     than half of 20 games with a small budget (24 iterations).
-    The measured figures (simulate, a few hundred games) are in games/core/bots.py."""
+    The measured figures (simulate, a few hundred games) are in tests/bench/BOTS.md."""
     records = run(GAME, ["strong", "novice", "novice"], 20, seed=2024,
                   budget=Budget(iterations=24, seconds=None))
     wins = sum(1 for r in records if r.seats[0] in r.winners and len(r.winners) == 1)

@@ -42,7 +42,7 @@ def test_1_8_7_the_strong_bot_vetoes_a_wrath_on_the_group_it_dominates():
 def test_strong_beats_novice_in_more_than_half_of_20_games():
     """Issue 8 (CI version, loose bound): Strong, at both seats in turn, beats Novice in > 50 % of 20
     games with a small budget (24 iterations).
-    The measured figures (simulate, a few hundred games) are in games/core/bots.py."""
+    The measured figures (simulate, a few hundred games) are in tests/bench/BOTS.md."""
     records = run(GAME, ["strong", "novice"], 20, seed=2024, budget=Budget(iterations=24, seconds=None))
     wins = sum(1 for r in records if r.seats[0] in r.winners and len(r.winners) == 1)
     assert wins > 10, f"Strong won only {wins} of 20"
