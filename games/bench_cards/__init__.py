@@ -54,6 +54,11 @@ class BenchCards(Game):
     def moves(self, state: State, seat: Seat) -> list[dict[str, Any]]:
         return [{"type": "play", "index": i} for i in range(len(state["hands"][seat]))]
 
+    def copy(self, state: State) -> State:
+        # The state's shape is fixed and shallow (the server copies it at every move of the benchmark).
+        return {**state, "log": list(state["log"]), "hands": [list(h) for h in state["hands"]],
+                "deck": list(state["deck"]), "pile": list(state["pile"]), "scores": list(state["scores"])}
+
     def play(self, state: State, seat: Seat, action: dict[str, Any]) -> None:
         card = state["hands"][seat].pop(action["index"])
         state["pile"].append(card)
