@@ -38,7 +38,11 @@ def new_pool(cards: Iterable[Any], zone: str) -> Pool:
 def merge(pools: list[Pool], zones: Iterable[str]) -> Pool:
     """Merge every pool with a slot in one of `zones` into one pool (created empty if none) and return it."""
     zones = tuple(zones)
-    touching = [p for p in pools if any(p["at"].get(z) for z in zones)]
+    if len(zones) == 1:  # the common case, at almost every action: kept simple for speed
+        zone = zones[0]
+        touching = [p for p in pools if p["at"].get(zone)]
+    else:
+        touching = [p for p in pools if any(p["at"].get(z) for z in zones)]
     if not touching:
         pool: Pool = {"cards": [], "at": {}}
         pools.append(pool)

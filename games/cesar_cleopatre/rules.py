@@ -22,6 +22,7 @@ far faster than a list (see cards_of and the helpers below); actions, views and 
 from __future__ import annotations
 
 from bisect import bisect, insort
+from functools import lru_cache
 from typing import Any
 
 from games.core import log_entry, rng, score_line
@@ -158,9 +159,13 @@ def copy_state(state: State) -> State:
     castle = state["castle"]
     if castle is not None:
         new["castle"] = {**castle, "groups": list(castle["groups"])}
-    new["knowledge"] = [{kind: [{"cards": list(pool["cards"]), "at": dict(pool["at"])} for pool in pools]
-                         for kind, pools in known.items()} for known in state["knowledge"]]
+    new["knowledge"] = [{"influence": copy_pools(known["influence"]), "action": copy_pools(known["action"])}
+                         for known in state["knowledge"]]
     return new
+
+
+def copy_pools(pools: list[kn.Pool]) -> list[kn.Pool]:
+    return [{"cards": pool["cards"][:], "at": pool["at"].copy()} for pool in pools]
 
 
 def fresh_turn(final: bool = False) -> dict[str, Any]:
@@ -200,9 +205,11 @@ def values_of(cards: str) -> list[int]:
     return [int(c) for c in cards]
 
 
-def kinds_of(cards: str) -> list[int]:
-    """The different values among influence cards, ascending."""
-    return [int(c) for c in sorted(set(cards))]
+@lru_cache(maxsize=4096)
+def kinds_of(cards: str) -> tuple[int, ...]:
+    """The different values among influence cards, ascending (asked at almost every move generation, about
+    few different hands: remembered)."""
+    return tuple(int(c) for c in sorted(set(cards)))
 
 
 def with_card(cards: str, value: int) -> str:
