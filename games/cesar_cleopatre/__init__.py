@@ -63,8 +63,6 @@ class CesarCleopatre(Game):
     )
     messages = MESSAGES
 
-    # ---------------------------------------------------------------------------------- contract
-
     # ------------------------------------------------------------------------------------- hooks
 
     def start(self, players: int, rng_state: int, options: dict[str, Any]) -> State:
