@@ -3,17 +3,12 @@ process, for speed), server subprocesses where the point is processes, and a dat
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
 import pytest
 import uvicorn
 from sqlalchemy import Engine, text
@@ -22,14 +17,8 @@ from app.config import Settings
 from app.db import make_sync_engine
 from app.main import create_app
 from tests.conftest import BACKENDS, fresh_database_url
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from tests.processes import free_port
+from tests.processes import ServerProcess as ProcessBase
 
 
 @dataclass
@@ -112,56 +101,11 @@ def live_pg(request, postgres_server, tmp_path_factory) -> Iterator[LiveServer]:
         db.dispose()
 
 
-class ServerProcess:
-    """`python -m app serve` in its own process (for the tests whose point is processes)."""
+class ServerProcess(ProcessBase):
+    """A server process serving the benchmark game, with quick presence heartbeats."""
 
     def __init__(self, database_url: str, workdir: Path, port: int | None = None):
-        self.database_url = database_url
-        self.workdir = workdir
-        self.port = port or free_port()
-        self.proc: subprocess.Popen | None = None
-        self.log = workdir / f"server-{self.port}.log"
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> "ServerProcess":
-        env = {**os.environ, "DATABASE_URL": self.database_url, "TABULA_BENCHMARK": "1",
-               "TABULA_HEARTBEAT": "1", "PYTHONPATH": str(ROOT)}
-        with open(self.log, "ab") as log:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "app", "serve", "--port", str(self.port), "--log-level", "warning"],
-                cwd=self.workdir, env=env, stdout=log, stderr=subprocess.STDOUT)
-        return self
-
-    def wait_ready(self, timeout: float = 40) -> "ServerProcess":
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log.read_text()}")
-            try:
-                if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise RuntimeError(f"server did not start: {self.log.read_text()}")
-
-    def kill(self) -> None:
-        """SIGKILL: no shutdown code runs."""
-        if self.proc and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
+        super().__init__(database_url, workdir, port, env={"TABULA_BENCHMARK": "1", "TABULA_HEARTBEAT": "1"})
 
 
 @pytest.fixture

@@ -17,9 +17,11 @@ from app.db import make_sync_engine
 from app.services.tables import replay_problem
 from games import ALL_GAMES
 
-from .client import Socket, bearer, create_full
-from .conftest import ROOT, ServerProcess
 from tests.conftest import BACKENDS, fresh_database_url
+from tests.processes import ROOT
+
+from .client import Socket, bearer, create_full
+from .conftest import ServerProcess
 
 pytestmark = pytest.mark.asyncio
 GAME = ALL_GAMES["bench_cards"]

@@ -3,18 +3,14 @@ in-process client for template and route tests, and headless Chromium (Debian's,
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.processes import ROOT, ServerProcess
+
 ARTIFACTS = ROOT / "tests" / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -22,22 +18,13 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 ADMIN_TOKEN = "club-secret-token"
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class SiteServer:
-    """`python -m app serve` on a free port, its own SQLite file, an admin token and quick heartbeats."""
+class SiteServer(ServerProcess):
+    """A server on its own SQLite file, with an admin token and quick heartbeats; `start` waits until it
+    answers."""
 
     def __init__(self, workdir: Path, heartbeat: float = 2.0):
-        self.workdir = workdir
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.log = workdir / "server.log"
-        self.heartbeat = heartbeat
-        self.proc: subprocess.Popen | None = None
+        super().__init__(f"sqlite:///{workdir / 'site.db'}", workdir,
+                         env={"TABULA_HEARTBEAT": str(heartbeat), "TABULA_ADMIN_TOKEN": ADMIN_TOKEN})
         self._http: httpx.Client | None = None
 
     @property
@@ -48,39 +35,14 @@ class SiteServer:
         return self._http
 
     def start(self) -> "SiteServer":
-        env = {**os.environ, "DATABASE_URL": f"sqlite:///{self.workdir / 'site.db'}", "PYTHONPATH": str(ROOT),
-               "TABULA_HEARTBEAT": str(self.heartbeat), "TABULA_ADMIN_TOKEN": ADMIN_TOKEN}
-        env.pop("TABULA_PUBLIC_URL", None)
-        with open(self.log, "ab") as log:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "app", "serve", "--port", str(self.port), "--log-level", "warning"],
-                cwd=self.workdir, env=env, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 40
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log.read_text()}")
-            try:
-                if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise RuntimeError(f"server did not start: {self.log.read_text()}")
-
-    def errors(self) -> str:
-        text = self.log.read_text(errors="replace") if self.log.exists() else ""
-        return "\n".join(line for line in text.splitlines() if "Traceback" in line or "ERROR" in line)
+        super().start()
+        self.wait_ready()
+        return self
 
     def stop(self) -> None:
         if self._http is not None:
             self._http.close()
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
+        super().stop()
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,81 @@
+"""A real server in its own process (`python -m app serve`), for the tests whose point is processes (a
+SIGKILL, a restart, two servers on one database) and for the site tests that drive a browser against it."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class ServerProcess:
+    """`python -m app serve` on a free port (or on `port`: a restart where the clients expect it), with the
+    database and the extra environment given; its output goes to `workdir/server-PORT.log`."""
+
+    def __init__(self, database_url: str, workdir: Path, port: int | None = None,
+                 env: dict[str, str] | None = None):
+        self.database_url = database_url
+        self.workdir = workdir
+        self.port = port or free_port()
+        self.env = env or {}
+        self.proc: subprocess.Popen | None = None
+        self.log = workdir / f"server-{self.port}.log"
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> "ServerProcess":
+        env = {**os.environ, "DATABASE_URL": self.database_url, "PYTHONPATH": str(ROOT), **self.env}
+        env.pop("TABULA_PUBLIC_URL", None)  # links are made from the request, as on a friend's machine
+        with open(self.log, "ab") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "app", "serve", "--port", str(self.port), "--log-level", "warning"],
+                cwd=self.workdir, env=env, stdout=log, stderr=subprocess.STDOUT)
+        return self
+
+    def wait_ready(self, timeout: float = 40) -> "ServerProcess":
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log.read_text()}")
+            try:
+                if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError(f"server did not start: {self.log.read_text()}")
+
+    def errors(self) -> str:
+        """The lines of the server's log that report an error."""
+        text = self.log.read_text(errors="replace") if self.log.exists() else ""
+        return "\n".join(line for line in text.splitlines() if "Traceback" in line or "ERROR" in line)
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
