@@ -312,6 +312,15 @@ async def test_runner_decides_through_bot_choose_on_what_its_seat_knows(http, bo
 # ------------------------------------------------------------------------- several processes, workers
 
 
+async def counted(runners: list[BotRunner], moves: int) -> None:
+    """A table shows its last move once it is committed; a runner counts the move when `act` returns,
+    after the push. Wait (a little) until the runners have counted `moves` decisions in all."""
+    for _ in range(100):
+        if sum(r.decisions for r in runners) >= moves:
+            return
+        await asyncio.sleep(0.05)
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 async def test_runners_of_two_processes_racing_on_one_database_finish_the_game(backend, postgres_server, tmp_path):
     """Two server processes' runners (each with its own engine, cache and locks) both play the same bots:
@@ -336,6 +345,7 @@ async def test_runners_of_two_processes_racing_on_one_database_finish_the_game(b
         finally:
             live.db.dispose()
         assert len(data["actions"]) == ALL_GAMES["bench_cards"].action_bound(2)
+        await counted(runners, len(data["actions"]))
         assert runners[0].decisions > 0 and runners[1].decisions > 0, "both processes played"
         assert runners[0].decisions + runners[1].decisions == len(data["actions"])
     finally:
@@ -360,7 +370,9 @@ async def test_bots_decide_in_a_worker_process(tmp_path):
             assert loop.time() < end, "the bots did not finish in time"
             await asyncio.sleep(0.05)
         assert await service.replay(snap.id) is None
-        assert runner.decisions == (await service.current(snap.id)).version
+        version = (await service.current(snap.id)).version
+        await counted([runner], version)
+        assert runner.decisions == version
         from concurrent.futures import ProcessPoolExecutor
         assert isinstance(runner._pool, ProcessPoolExecutor)
     finally:
