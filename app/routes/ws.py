@@ -8,6 +8,7 @@ import logging
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket
+from starlette.datastructures import QueryParams
 from starlette.websockets import WebSocketDisconnect
 
 from ..realtime.hub import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, INLINE_ACK, Connection, Hub, InlineAck
@@ -39,11 +40,8 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         auth = ws.headers.get("authorization", "")
         if auth.lower().startswith("bearer "):
             credential = auth[7:].strip()
-    if not credential and _same_origin(ws):
-        # The page's own cookie; refused from other sites (no cross-site websocket hijacking).
-        credential = ws.cookies.get(seat_cookie(table_id))
-    since_raw = params.get("since")
-    since = int(since_raw) if since_raw and since_raw.isdigit() else None
+    credential = credential or _page_cookie(ws, table_id)
+    since = _since(params)
     try:
         ident = await service.identify(table_id, credential)
     except ServiceError as e:
@@ -90,11 +88,8 @@ async def table_html_socket(ws: WebSocket, table_id: str) -> None:
     hub: Hub = ws.app.state.hub
     await ws.accept()
     params = ws.query_params
-    credential = params.get("spectate")
-    if not credential and _same_origin(ws):
-        credential = ws.cookies.get(seat_cookie(table_id))
-    since_raw = params.get("since")
-    since = int(since_raw) if since_raw and since_raw.isdigit() else None
+    credential = params.get("spectate") or _page_cookie(ws, table_id)
+    since = _since(params)
     try:
         ident = await service.identify(table_id, credential)
         version, view = await service.view(table_id, credential)
@@ -134,6 +129,17 @@ async def table_html_socket(ws: WebSocket, table_id: str) -> None:
     finally:
         conn.closed = True
         hub.detach(conn)
+
+
+def _page_cookie(ws: WebSocket, table_id: str) -> str | None:
+    """The page's own seat cookie; refused from other sites (no cross-site websocket hijacking)."""
+    return ws.cookies.get(seat_cookie(table_id)) if _same_origin(ws) else None
+
+
+def _since(params: QueryParams) -> int | None:
+    """`since=VERSION`: the version the client already shows."""
+    raw = params.get("since")
+    return int(raw) if raw and raw.isdigit() else None
 
 
 def _now() -> float:

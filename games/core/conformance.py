@@ -100,8 +100,9 @@ def check_roundtrip(game: Game, state: State) -> None:
         "the canonical text is the standard library's sorted compact JSON"
 
 
-def mutable_parts(data: Any, skip: Any = None) -> dict[int, Any]:
-    """Every list and dict inside `data` by id (the list `skip`'s items excepted: the shared log entries)."""
+def mutable_parts(data: Any, log: Any = None) -> dict[int, Any]:
+    """Every list and dict inside `data` by id, but the items of the list `log` (log entries are shared
+    between states: they are never changed once written)."""
     found: dict[int, Any] = {}
     stack = [data]
     while stack:
@@ -109,7 +110,7 @@ def mutable_parts(data: Any, skip: Any = None) -> dict[int, Any]:
         if isinstance(item, (list, dict)):
             found[id(item)] = item
             values = item.values() if isinstance(item, dict) else item
-            if item is not skip:
+            if item is not log:
                 stack.extend(values)
     return found
 
@@ -119,8 +120,8 @@ def check_copy_shares_nothing(game: Game, state: State) -> None:
     is shared, but the log entries (never changed once written)."""
     copy = game.copy(state)
     assert copy == state, "a copy equals the state"
-    before = mutable_parts(state, skip=state.get("log"))
-    after = mutable_parts(copy, skip=copy.get("log"))
+    before = mutable_parts(state, log=state.get("log"))
+    after = mutable_parts(copy, log=copy.get("log"))
     shared = [before[i] for i in before.keys() & after.keys()]
     assert not shared, f"{game.slug}: the copy shares mutable parts with the state: {shared[:3]}"
 

@@ -1,8 +1,11 @@
 """Golden playthroughs (STYLE 11): one seeded game per engine, driven by the reproducible random policy of
 the conformance suite (games.core.conformance.random_step), with every seat's and the spectator's view at
 every step. A change in what any seat sees is a reviewable diff of the committed file; each game's
-test_golden.py regenerates it in memory and compares, and its make_golden.py rewrites it after an intended
-change.
+test_golden.py regenerates it in memory and compares. After an intended change, rewrite them with
+
+    .venv/bin/python tests/games/golden.py [SLUG ...]
+
+and review the diff.
 
 Format (JSON lines, compact, sorted keys): the first line names the game, the player count, the seed, the
 options, the policy seed and the rules version; then one line per step, {"step": n, "acted": [seat, action]
@@ -13,11 +16,44 @@ afterwards as its change from that viewer's previous view (see `diff`).
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from games.core import Game, rng
-from games.core.conformance import random_step
+if __name__ == "__main__":  # run as a script: the project's root on the path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from games import REGISTRY  # noqa: E402
+from games.core import Game, rng  # noqa: E402
+from games.core.conformance import random_step  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+
+
+class Golden(NamedTuple):
+    file: str  # beside the game's tests: tests/games/<slug>/<file>
+    players: int
+    seed: int
+    policy_seed: int
+    options: dict[str, Any]
+
+
+GOLDENS = {
+    # The action piles arranged by their owners, so that the setup decisions are recorded too.
+    "cesar_cleopatre": Golden("golden.jsonl", 2, 19970101, 31, {"action_pile": "arrange"}),
+    "ave_cesar": Golden("golden_4p_influence.jsonl", 4, 20240501, 7, {"influence": True, "anti_bad_luck": False}),
+    "alea_iacta_est": Golden("golden_4p.jsonl", 4, 20090, 7, {}),
+}
+
+
+def golden_path(slug: str) -> Path:
+    return HERE / slug / GOLDENS[slug].file
+
+
+def lines(slug: str) -> list[str]:
+    """The golden file of a game as this code plays it."""
+    g = GOLDENS[slug]
+    return golden_lines(REGISTRY[slug], g.players, g.seed, g.options, g.policy_seed)
 
 
 def diff(old: Any, new: Any) -> dict[str, Any]:
@@ -68,22 +104,19 @@ def golden_lines(game: Game, players: int, seed: int, options: dict[str, Any], p
     return lines
 
 
-def write(path: Path, lines: list[str]) -> None:
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    print(f"wrote {path}: {len(lines) - 2} steps, {path.stat().st_size // 1024} KiB")
-
-
-def assert_unchanged(path: Path, lines: list[str]) -> None:
+def assert_unchanged(slug: str) -> None:
+    path = golden_path(slug)
     expected = path.read_text(encoding="utf-8").splitlines()
-    for number, (want, got) in enumerate(zip(expected, lines), start=1):
-        assert got == want, f"line {number} of {path.name} differs: regenerate with make_golden.py and review the diff"
-    assert len(lines) == len(expected), "the golden game took a different number of steps"
+    actual = lines(slug)
+    for number, (want, got) in enumerate(zip(expected, actual), start=1):
+        assert got == want, f"line {number} of {path.name} differs: regenerate (tests/games/golden.py) and review"
+    assert len(actual) == len(expected), "the golden game took a different number of steps"
 
 
-def replay(path: Path) -> tuple[dict[str, Any], list[tuple[list[Any] | None, dict[str, Any]]]]:
+def replay(slug: str) -> tuple[dict[str, Any], list[tuple[list[Any] | None, dict[str, Any]]]]:
     """The header line, and for every step the action taken and the full views just before it; the last
     item holds the final views and no action."""
-    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    rows = [json.loads(line) for line in golden_path(slug).read_text(encoding="utf-8").splitlines()]
     header, first, rest = rows[0], rows[1], rows[2:]
     views = first["views"]
     steps = []
@@ -94,10 +127,10 @@ def replay(path: Path) -> tuple[dict[str, Any], list[tuple[list[Any] | None, dic
     return header, steps
 
 
-def assert_replays_to_a_finished_game(path: Path) -> dict[str, Any]:
+def assert_replays_to_a_finished_game(slug: str) -> dict[str, Any]:
     """The stored changes rebuild every view; each action was legal for its seat and offered to nobody else;
     the last views are those of a finished game with an outcome. Returns the final views."""
-    header, steps = replay(path)
+    header, steps = replay(slug)
     names = set(viewers(header["players"]))
     for acted, views in steps[:-1]:
         assert set(views) == names
@@ -109,3 +142,15 @@ def assert_replays_to_a_finished_game(path: Path) -> dict[str, Any]:
         assert view["finished"] and view["outcome"] is not None and view["game"] == header["game"]
         assert view["seat"] == (None if name == "spectator" else int(name))
     return final
+
+
+def main(slugs: list[str]) -> None:
+    for slug in slugs or GOLDENS:
+        path = golden_path(slug)
+        text = lines(slug)
+        path.write_text("\n".join(text) + "\n", encoding="utf-8")
+        print(f"wrote {path}: {len(text) - 2} steps, {path.stat().st_size // 1024} KiB")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
