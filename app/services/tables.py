@@ -22,7 +22,7 @@ public table facts (seat names, status); the state itself never reaches a client
 from __future__ import annotations
 
 import asyncio
-import hashlib
+import hmac
 import json
 import logging
 import re
@@ -43,6 +43,7 @@ from games.core import Game, IllegalAction
 
 from ..models import FINISHED, LOBBY, PLAYING
 from .commits import GroupCommitter
+from .credentials import hash_token, same_secret, well_formed
 from .errors import BadRequest, Conflict, EngineFailure, Forbidden, Illegal, NotFound
 from .timers import turn_deadline
 
@@ -58,10 +59,6 @@ CACHE_TABLES = 4096
 
 def now() -> datetime:
     return datetime.now(timezone.utc)
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 _std_compact = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
@@ -332,7 +329,9 @@ class TablesService:
         snap = await self.current(table_id)
         if not credential:
             raise Forbidden("This needs a seat token or the spectator key.")
-        if secrets.compare_digest(credential, snap.spectator_key):
+        if not well_formed(credential):
+            raise Forbidden("That seat token or spectator key is not valid for this table.")
+        if same_secret(credential, snap.spectator_key):
             return Identity(table_id, None, None)
         digest = hash_token(credential)
         number = _seat_of(snap, digest)
@@ -409,7 +408,7 @@ class TablesService:
                     + (" FOR UPDATE" if self.is_postgres else "")), {"id": table_id})).first()
                 if row is None:
                     raise NotFound("There is no such table.")
-                if not secrets.compare_digest(invite_key, row.invite_key):
+                if not same_secret(invite_key, row.invite_key):
                     raise Forbidden("That invite key is not valid for this table.")
                 if row.status != LOBBY:
                     raise Conflict("This table has already started.")
@@ -455,6 +454,8 @@ class TablesService:
         """Gives a seat back before the game starts; returns the new table version."""
         if not credential:
             raise Forbidden("Leaving needs your seat token.")
+        if not well_formed(credential):
+            raise Forbidden("That seat token is not valid for this table.")
         digest = hash_token(credential)
         async with self.table_lock(table_id):
             async with self._writer() as conn:
@@ -493,9 +494,11 @@ class TablesService:
         again, atomically, by the database write (a compare-and-set), so a snapshot that fell behind can
         only cost a 409, never a lost or doubled move."""
         check_action_input(version, action)
-        digest = token_hash or (hash_token(credential) if credential else None)
-        if digest is None:
+        if token_hash is None and not credential:
             raise Forbidden("Acting needs your seat token.")
+        if token_hash is None and not well_formed(credential):
+            raise Forbidden("That seat token is not valid for this table.")
+        digest = token_hash or hash_token(credential)
         async with self.table_lock(table_id):
             snap = self.cache.get(table_id)
             if snap is None or snap.status != PLAYING or version > snap.version:
@@ -748,7 +751,7 @@ def _seat_facts(snap: Snapshot, n: int) -> dict[str, Any]:
 
 def _seat_of(snap: Snapshot, digest: str) -> int | None:
     for number, seat_hash in enumerate(snap.seat_hashes):
-        if seat_hash is not None and secrets.compare_digest(seat_hash, digest):
+        if seat_hash is not None and hmac.compare_digest(seat_hash, digest):
             return number
     return None
 
