@@ -29,12 +29,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
+import os
 import random
 import secrets
+import signal
+import threading
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from datetime import timedelta
 from multiprocessing import get_context
+from multiprocessing.connection import wait
 from typing import Any, Mapping, Sequence
 
 from sqlalchemy import text
@@ -56,6 +61,7 @@ LEFT = "left"
 RETURNED = "returned"
 RETRIES = 5  # a person's seat change that keeps meeting new versions gives up after this many tries
 SEED_CACHE = 4096
+POOL_STOP_SECONDS = 2.0  # how long a stopping server waits for the decision under way in its bot worker
 
 
 # ------------------------------------------------------------------------------------- bot seats
@@ -239,6 +245,24 @@ def decide(slug: str, state: State, seat: int, level: str, seed: int, budget: Bu
     return make_bot(level, seed, budget).choose(ALL_GAMES[slug], state, seat)
 
 
+def _worker_started() -> None:
+    """A bot worker process leaves its life to the server that started it: a SIGTERM or Ctrl-C sent to the
+    whole process group stops the server, which then stops its pool (a worker that died first would only
+    make the server start another one during its shutdown); and a worker whose server is gone (even by
+    kill -9) exits at once instead of waiting forever for work."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_exit_with, args=(parent.sentinel,), name="tabula-parent-watch",
+                         daemon=True).start()
+
+
+def _exit_with(parent_sentinel: int) -> None:
+    wait([parent_sentinel])  # readable once the parent process has ended
+    os._exit(0)
+
+
 def bot_seed(table_seed: int, version: int, seat: int) -> int:
     """The seed of the bot deciding for `seat` at `version` (secret like the table's seed)."""
     return derive_seed("table-bot", table_seed, version, seat)
@@ -288,9 +312,17 @@ class BotRunner:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            # Decisions not started are dropped (a bot decides again after a restart); the one under way is
+            # awaited for a short while, so the worker exits through the pool's own shutdown and the pool's
+            # semaphores are released (no "leaked semaphore" from the resource tracker). A worker still
+            # busy after that exits on its own once this process is gone (_worker_started).
+            try:
+                await asyncio.wait_for(asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True),
+                                       POOL_STOP_SECONDS)
+            except asyncio.TimeoutError:
+                log.warning("the bot worker is still deciding; it stops when this process has gone")
 
     # --------------------------------------------------------------------------------- waking
 
@@ -370,8 +402,10 @@ class BotRunner:
             try:
                 return await loop.run_in_executor(pool, decide, slug, arg, seat, level, seed, self.budget)
             except BrokenProcessPool:
-                log.warning("bot worker process died; starting a new one")
                 self._pool = None
+                if self._stopping:  # never start a worker while the server stops
+                    raise asyncio.CancelledError from None
+                log.warning("bot worker process died; starting a new one")
                 if attempt:
                     raise
         raise AssertionError("unreachable")
@@ -380,7 +414,8 @@ class BotRunner:
         if self._pool is None:
             if self.workers > 0:
                 # spawn: never fork a server process that has threads and an event loop.
-                self._pool = ProcessPoolExecutor(self.workers, mp_context=get_context("spawn"))
+                self._pool = ProcessPoolExecutor(self.workers, mp_context=get_context("spawn"),
+                                                 initializer=_worker_started)
             else:
                 self._pool = ThreadPoolExecutor(1, thread_name_prefix="tabula-bot")
         return self._pool
