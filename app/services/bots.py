@@ -292,8 +292,11 @@ class BotRunner:
         self._pool: Executor | None = None
         self._tasks: dict[str, asyncio.Task] = {}
         self._dirty: set[str] = set()
+        # Per table in play, dropped when its game ends, and emptied whenever one reaches SEED_CACHE entries
+        # (a few dozen bytes each): each table's secret seed (one read per table instead of one per bot
+        # decision), and the version at which the sweep last found no bot to act (it does not look again).
         self._seeds: dict[str, int] = {}
-        self._idle: dict[str, int] = {}  # table -> a version the sweep found with no bot to act
+        self._idle: dict[str, int] = {}
         self._sweeper: asyncio.Task | None = None
         self._stopping = False
         self.decisions = 0  # bot actions committed by this process
@@ -327,8 +330,11 @@ class BotRunner:
     # --------------------------------------------------------------------------------- waking
 
     async def committed(self, snap: Snapshot) -> None:
-        """The commit hook: a new version may leave a bot to act."""
-        if bots_to_act(self.service, snap):
+        """The commit hook: a new version may leave a bot to act; a game over needs nothing kept."""
+        if snap.status != PLAYING:
+            self._seeds.pop(snap.id, None)
+            self._idle.pop(snap.id, None)
+        elif bots_to_act(self.service, snap):
             self.wake(snap.id)
 
     def wake(self, table_id: str) -> None:

@@ -54,7 +54,8 @@ KEY_BYTES = 16  # invite and spectator keys: 128 bits
 TABLE_ID_BYTES = 12  # table ids: 96 bits, unguessable enough for a URL
 NAME_MAX = 40
 ACTION_MAX_BYTES = 16_384
-CACHE_TABLES = 4096
+CACHE_TABLES = 1024  # tables in play held by the snapshot cache (see SnapshotCache)
+LIVE = (LOBBY, PLAYING)  # the statuses of a table that can still change
 
 
 def now() -> datetime:
@@ -121,6 +122,15 @@ class Identity:
 
 
 class SnapshotCache:
+    """The latest committed snapshot of each table in play that this process touched: its decoded state and
+    the views computed from it. It pays on every move (a move is checked and applied against it without
+    reading or decoding the state again) and on every view (computed once per seat and version).
+
+    Bound: tables in play only (a finished table is dropped from it as soon as it ends: it is read again
+    from the database on the rare visit after the game), and at most `size` of them, the least recently
+    used going first. A snapshot weighs about 100 kB (decoded state and views), so the bound caps the
+    cache near 100 MB even on a club with more live tables than that."""
+
     def __init__(self, size: int = CACHE_TABLES):
         self.size = size
         self._items: OrderedDict[str, Snapshot] = OrderedDict()
@@ -132,10 +142,18 @@ class SnapshotCache:
         self._items.move_to_end(table_id)
         return snap
 
+    def tables(self) -> list[str]:
+        """The ids of the tables held, the least recently used first."""
+        return list(self._items)
+
     def put(self, snap: Snapshot) -> Snapshot:
+        """Keeps `snap` if the table is in play (and newer than what is held); returns the newest known."""
         current = self._items.get(snap.id)
         if current is not None and current.version > snap.version:
             return current  # never go back in time
+        if snap.status not in LIVE:
+            self._items.pop(snap.id, None)
+            return snap
         self._items[snap.id] = snap
         self._items.move_to_end(snap.id)
         while len(self._items) > self.size:
