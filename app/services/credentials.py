@@ -10,6 +10,8 @@ import hmac
 import re
 from typing import Any
 
+TOKEN_BYTES = 24  # seat tokens: 192 bits from `secrets`
+KEY_BYTES = 16  # invite and spectator keys: 128 bits
 MAX_LENGTH = 128  # generated credentials have 22 (keys) or 32 (seat tokens) characters
 _URLSAFE = re.compile(r"[A-Za-z0-9_-]+")
 _ADMIN_MAX_BYTES = 1024

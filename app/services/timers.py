@@ -20,24 +20,21 @@ from __future__ import annotations
 import asyncio
 import logging
 from datetime import datetime, timedelta, timezone
-from typing import TYPE_CHECKING, Awaitable, Callable, Iterable, Sequence
-
-from sqlalchemy import text
-
-if TYPE_CHECKING:
-    from .tables import TablesService
+from typing import Any, Awaitable, Callable, Iterable, Protocol, Sequence
 
 log = logging.getLogger("tabula.timers")
 
 MINUTE = 60
 MAX_TURN_SECONDS = 86_400  # one day per decision
 
-_EXPIRED_SQL = text(
-    "SELECT id, version FROM tables WHERE deadline_at IS NOT NULL AND deadline_at <= :now"
-    " AND status = 'playing' ORDER BY deadline_at LIMIT 500"
-)
 
-Expire = Callable[["TablesService", str, int], Awaitable[object]]
+class Deadlines(Protocol):
+    """What the timer needs of the tables service (typed here, so that this module imports none of it)."""
+
+    async def expired_deadlines(self, at: datetime) -> list[Any]: ...
+
+
+Expire = Callable[[Any, str, int], Awaitable[object]]
 
 
 def turn_deadline(turn_timer: int | None, seat_bots: Sequence[str | None], to_act: Iterable[int],
@@ -63,7 +60,7 @@ def turn_seconds(minutes: int | None = None, seconds: int | None = None) -> int 
 class TurnTimer:
     """The task of one server process that hands expired turns to bots."""
 
-    def __init__(self, service: "TablesService", expire: Expire, *, interval: float = 1.0):
+    def __init__(self, service: Deadlines, expire: Expire, *, interval: float = 1.0):
         self.service = service
         self.expire = expire
         self.interval = interval
@@ -80,11 +77,8 @@ class TurnTimer:
 
     async def check(self, at: datetime | None = None) -> int:
         """Hands every expired turn to bots; returns how many tables changed hands."""
-        at = at or datetime.now(timezone.utc)
-        async with self.service.autocommit.connect() as conn:
-            expired = (await conn.execute(_EXPIRED_SQL, {"now": at})).all()
         changed = 0
-        for row in expired:
+        for row in await self.service.expired_deadlines(at or datetime.now(timezone.utc)):
             try:
                 if await self.expire(self.service, row.id, row.version):
                     changed += 1
