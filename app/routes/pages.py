@@ -453,7 +453,10 @@ async def admin_page(request: Request) -> Response:
     if not _admin_ok(request, request.cookies.get(ADMIN_COOKIE)):
         return _render(request, "admin_login.html", status=401, failed=False)
     tables = await _service(request).listing()
-    return _render(request, "admin.html", tables=tables, games=_served(request))
+    settings = request.app.state.settings
+    return _render(request, "admin.html", tables=tables, games=_served(request),
+                   stale=await request.app.state.cleanup.preview(),
+                   lobby_expiry_hours=settings.lobby_expiry_hours, abandon_days=settings.abandon_days)
 
 
 @router.post("/admin")

@@ -150,6 +150,9 @@ class SnapshotCache:
         """The ids of the tables held, the least recently used first."""
         return list(self._items)
 
+    def drop(self, table_id: str) -> None:
+        self._items.pop(table_id, None)
+
     def put(self, snap: Snapshot) -> Snapshot:
         """Keeps `snap` if the table is in play (and newer than what is held); returns the newest known."""
         current = self._items.get(snap.id)
@@ -757,6 +760,54 @@ class TablesService:
             return (await conn.execute(select(TABLES.c.id, TABLES.c.version).where(
                 TABLES.c.deadline_at.is_not(None), TABLES.c.deadline_at <= at, TABLES.c.status == PLAYING)
                 .order_by(TABLES.c.deadline_at).limit(limit))).all()
+
+    # ------------------------------------------------------------------------------- stale tables
+
+    async def stale_tables(self, lobby_before: datetime, idle_before: datetime,
+                           limit: int = 500) -> dict[str, list[dict[str, Any]]]:
+        """The tables a clean-up would touch: "expire", tables still waiting for players created before
+        `lobby_before`; "abandon", games where nothing happened since `idle_before` (a bot acts as soon as
+        it is its turn, so a game standing still is one no person played). Oldest first, public facts."""
+        columns = (TABLES.c.id, TABLES.c.game, TABLES.c.players, TABLES.c.status, TABLES.c.version,
+                   TABLES.c.created_at, TABLES.c.updated_at)
+        async with self.autocommit.connect() as conn:
+            expire = (await conn.execute(select(*columns).where(
+                TABLES.c.status == LOBBY, TABLES.c.created_at <= lobby_before)
+                .order_by(TABLES.c.created_at, TABLES.c.id).limit(limit))).all()
+            abandon = (await conn.execute(select(*columns).where(
+                TABLES.c.status == PLAYING, TABLES.c.updated_at <= idle_before)
+                .order_by(TABLES.c.updated_at, TABLES.c.id).limit(limit))).all()
+            seats = await self._seats_of(conn, [r.id for r in (*expire, *abandon)])
+        def facts(r: Any) -> dict[str, Any]:
+            return {"id": r.id, "game": r.game, "players": r.players, "status": r.status, "version": r.version,
+                    "created_at": _iso(r.created_at), "updated_at": _iso(r.updated_at), "seats": seats[r.id]}
+
+        return {"expire": [facts(r) for r in expire], "abandon": [facts(r) for r in abandon]}
+
+    async def expire_lobby(self, table_id: str, before: datetime) -> bool:
+        """Deletes a table that is still waiting for players and was created before `before` (its seats and
+        presence rows go with it); False if it started or was deleted meanwhile."""
+        async with self.table_lock(table_id):
+            async with self._writer() as conn:
+                gone = await conn.execute(delete(TABLES).where(
+                    TABLES.c.id == table_id, TABLES.c.status == LOBBY, TABLES.c.created_at <= before))
+            self.cache.drop(table_id)
+        return gone.rowcount == 1
+
+    async def abandon(self, table_id: str, version: int) -> Snapshot | None:
+        """Ends a game nobody plays as abandoned: one new version, if the table is still playing at
+        `version` (else nothing is written: None). Its log stays, so the replay check still holds."""
+        at = now()
+        async with self.table_lock(table_id):
+            async with self._writer() as conn:
+                moved = await conn.execute(update(TABLES).where(
+                    TABLES.c.id == table_id, TABLES.c.version == version, TABLES.c.status == PLAYING)
+                    .values(status=ABANDONED, version=version + 1, updated_at=at, finished_at=at, deadline_at=None))
+            if moved.rowcount != 1:
+                return None
+            snap = await self._load(table_id)
+            await self._publish(snap)
+        return snap
 
     # -------------------------------------------------------------------------------------- presence
 
