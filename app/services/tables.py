@@ -263,6 +263,7 @@ class TablesService:
         # Postgres: statements of the hot path run outside explicit transactions (each is atomic).
         self.autocommit = engine.execution_options(isolation_level="AUTOCOMMIT") if is_postgres else engine
         self.cache = SnapshotCache()
+        # One lock per table while someone holds or waits for it (weak: it goes with its last user).
         self._table_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._write_lock = asyncio.Lock()  # SQLite: one writer per process
         self.on_commit: list[CommitHook] = []

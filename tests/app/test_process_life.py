@@ -10,10 +10,12 @@ import signal
 import subprocess
 import sys
 import time
+from contextlib import ExitStack
 from pathlib import Path
 
 import httpx
 import pytest
+from websockets.sync.client import connect
 
 from tests.processes import ROOT, free_port
 
@@ -68,6 +70,7 @@ class BotServer:
 
     def __init__(self, workdir: Path):
         self.port = free_port()
+        self.sockets = ExitStack()
         self.log = workdir / f"server-{self.port}.log"
         env = {**os.environ, "DATABASE_URL": f"sqlite:///{workdir / 'life.db'}", "PYTHONPATH": str(ROOT),
                "TABULA_BOT_DELAY": "0.01-0.02", "TABULA_BOT_WORKERS": "1"}
@@ -80,16 +83,20 @@ class BotServer:
         """Waits until the server answers and its bot worker has played; returns the process tree."""
         base = f"http://127.0.0.1:{self.port}"
         deadline = time.monotonic() + 60
-        table = None
+        table = key = None
         while time.monotonic() < deadline:
             assert self.proc.poll() is None, self.log.read_text()
             try:
                 if table is None:
                     r = httpx.post(base + "/api/tables", timeout=5,
                                    json={"game": "cesar_cleopatre", "players": 2, "bots": ["novice", "novice"]})
-                    table = r.json()["id"]
+                    table, key = r.json()["id"], r.json()["spectator_key"]
                 elif httpx.get(f"{base}/api/tables/{table}", timeout=5).json()["version"] >= 3 \
                         and len(tree(self.proc.pid)) >= 3:  # the server, its bot worker, the resource tracker
+                    # Spectators stay connected through the shutdown, on the JSON and on the page's socket.
+                    for path in ("", "/html"):
+                        self.sockets.enter_context(
+                            connect(f"ws://127.0.0.1:{self.port}/ws/tables/{table}{path}?spectate={key}"))
                     return tree(self.proc.pid)
             except httpx.HTTPError:
                 pass
@@ -97,6 +104,7 @@ class BotServer:
         raise AssertionError(f"the bots did not start: {self.log.read_text()}")
 
     def clean_up(self, pids: set[int]) -> None:
+        self.sockets.close()
         for pid in pids:
             try:
                 os.kill(pid, signal.SIGKILL)
