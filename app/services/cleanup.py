@@ -10,13 +10,13 @@ a table is cleaned once, and a player who joins or acts meanwhile wins (the tabl
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from ..config import Settings
+from .periodic import Periodic
 from .tables import TablesService, now
 
 log = logging.getLogger("tabula.cleanup")
@@ -28,14 +28,15 @@ class Cutoffs:
     idle_before: datetime  # games unchanged since before this are abandoned
 
 
-class Cleanup:
+class Cleanup(Periodic):
+    name = "tabula-cleanup"
+
     def __init__(self, service: TablesService, *, lobby_expiry_hours: float = 24.0, abandon_days: float = 30.0,
                  interval: float = 3600.0):
+        super().__init__(interval)
         self.service = service
         self.lobby_expiry = timedelta(hours=lobby_expiry_hours)
         self.abandon_after = timedelta(days=abandon_days)
-        self.interval = interval
-        self._task: asyncio.Task | None = None
 
     @classmethod
     def from_settings(cls, service: TablesService, settings: Settings) -> "Cleanup":
@@ -51,6 +52,9 @@ class Cleanup:
         cut = self.cutoffs(at)
         return await self.service.stale_tables(cut.lobby_before, cut.idle_before)
 
+    async def round(self) -> dict[str, int]:
+        return await self.run()
+
     async def run(self, at: datetime | None = None) -> dict[str, int]:
         """One clean-up: how many tables expired and how many games were abandoned by this call."""
         cut = self.cutoffs(at)
@@ -65,22 +69,3 @@ class Cleanup:
         if any(done.values()):
             log.info("clean-up: %(expired)d waiting table(s) deleted, %(abandoned)d game(s) abandoned", done)
         return done
-
-    async def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._loop(), name="tabula-cleanup")
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-            self._task = None
-
-    async def _loop(self) -> None:
-        while True:
-            try:
-                await self.run()
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # a database hiccup: try again next round
-                log.exception("clean-up of stale tables failed")
-            await asyncio.sleep(self.interval)

@@ -17,10 +17,11 @@ time wins, and several processes finding the same deadline write it once.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from datetime import datetime, timedelta, timezone
 from typing import Any, Awaitable, Callable, Iterable, Protocol, Sequence
+
+from .periodic import Periodic
 
 log = logging.getLogger("tabula.timers")
 
@@ -57,23 +58,19 @@ def turn_seconds(minutes: int | None = None, seconds: int | None = None) -> int 
     return seconds
 
 
-class TurnTimer:
-    """The task of one server process that hands expired turns to bots."""
+class TurnTimer(Periodic):
+    """The task of one server process that hands expired turns to bots (its first look is at once:
+    deadlines that expired while the server was down)."""
+
+    name = "tabula-turn-timer"
 
     def __init__(self, service: Deadlines, expire: Expire, *, interval: float = 1.0):
+        super().__init__(interval)
         self.service = service
         self.expire = expire
-        self.interval = interval
-        self._task: asyncio.Task | None = None
 
-    async def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._loop(), name="tabula-turn-timer")
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-            self._task = None
+    async def round(self) -> int:
+        return await self.check()
 
     async def check(self, at: datetime | None = None) -> int:
         """Hands every expired turn to bots; returns how many tables changed hands."""
@@ -85,13 +82,3 @@ class TurnTimer:
             except Exception:  # one broken table must not stop the timer of the others
                 log.exception("turn timer of table %s failed", row.id)
         return changed
-
-    async def _loop(self) -> None:
-        while True:  # the first look is at once: deadlines that expired while the server was down
-            try:
-                await self.check()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("turn timer round failed")
-            await asyncio.sleep(self.interval)
