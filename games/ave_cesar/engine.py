@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core import Action, Game, Option, Seat, State
+from games.core import CORE_REFUSALS, Action, Game, Option, Seat, State
 from games.core.bots import move_weight
 
 from . import components, rules, scoring, view
-from .messages import MESSAGES, render_args
+from .messages import MESSAGES, REFUSALS, render_args
 
 
 class AveCesar(Game):
@@ -22,6 +22,7 @@ class AveCesar(Game):
     max_players = 5
     rules_version = 1
     messages = MESSAGES
+    refusals = {**CORE_REFUSALS, **REFUSALS}
     options = (
         Option("influence", False, (False, True),
                en="Influence variant: players + 1 random influence cards are drafted before the first turn, "
@@ -70,7 +71,7 @@ class AveCesar(Game):
     def resample(self, state: State, seat: Seat | None, seed: int) -> State:
         return view.resample(state, seat, seed)
 
-    def refusal(self, state: State, seat: Seat, action: Action) -> str | None:
+    def refusal(self, state: State, seat: Seat, action: Action) -> tuple[str, dict[str, Any]] | None:
         return rules.refusal(state, seat, action)
 
     def action_bound(self, players: int) -> int:
