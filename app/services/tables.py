@@ -1,4 +1,7 @@
-"""The tables service: the only code that writes tables, seats and the action log.
+"""The tables service: the only code that reads and writes the rows of a table (the table, its seats, the
+action log, the seat changes, presence), with SQLAlchemy Core on the tables of app/models.py; only the hot
+path of a move keeps hand-written statements. The bot runner, the turn timer, the clean-up and the realtime
+hub go through its methods.
 
 Every public method owns its transaction. The one write path for a move is `act`:
 
@@ -41,8 +44,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from games.core import Game, IllegalAction
 
-from ..models import (ABANDONED, ENDED, FINISHED, LOBBY, PLAYING, RECLAIM, SPECTATOR_SEAT, TAKEOVER, ActionLog, Presence,
-                      Seat, SeatChange, Table)
+from ..models import (ABANDONED, ENDED, FINISHED, LOBBY, PLAYING, RECLAIM, SPECTATOR_SEAT, TAKEOVER, ActionLog,
+                      Presence, Seat, SeatChange, Table)
 from .bot_seats import bot_names, hidden_token_hash, seat_levels
 from .commits import GroupCommitter
 from .credentials import KEY_BYTES, TOKEN_BYTES, hash_token, same_secret, well_formed
