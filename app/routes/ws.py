@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from urllib.parse import urlsplit
 
@@ -14,6 +13,8 @@ from starlette.websockets import WebSocketDisconnect
 from ..realtime.hub import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, INLINE_ACK, Connection, Hub, InlineAck
 from ..services.errors import Conflict, NotFound, ServiceError
 from ..services.tables import TablesService, compact
+from ..web.bodies import BadJSON, parse_json
+from ..web.limits import RateLimited, rate_limits
 from .api import seat_cookie
 
 router = APIRouter()
@@ -147,13 +148,10 @@ def _now() -> float:
 
 
 async def _handle(service: TablesService, hub: Hub, conn: Connection, raw: str) -> None:
-    if len(raw) > MAX_MESSAGE:
-        await conn.send(compact({"type": "error", "status": 400, "error": "That message is too large."}))
-        return
     try:
-        msg = json.loads(raw)
-    except ValueError:
-        await conn.send(compact({"type": "error", "status": 400, "error": "Messages are JSON objects."}))
+        msg = parse_json(raw, MAX_MESSAGE)
+    except BadJSON as e:
+        await conn.send(compact({"type": "error", "status": e.status, "error": e.message}))
         return
     if not isinstance(msg, dict):
         await conn.send(compact({"type": "error", "status": 400, "error": "Messages are JSON objects."}))
@@ -177,9 +175,12 @@ async def _handle(service: TablesService, hub: Hub, conn: Connection, raw: str) 
         else:
             token = INLINE_ACK.set(inline)
             try:
+                await rate_limits(conn.ws).action(conn.table_id, conn.token_hash or "")
                 version = await service.act(conn.table_id, None, msg.get("version"), msg.get("action"),
                                             token_hash=conn.token_hash)
                 reply = {"type": "ack", "version": version}
+            except RateLimited as e:
+                reply = {"type": "error", "status": 429, "error": e.en, "retry_after": e.retry_after}
             except Conflict as e:
                 reply = {"type": "error", "status": e.status, **e.body()}
             except ServiceError as e:
