@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Query, Request
@@ -14,7 +15,8 @@ from ..services.tables import NAME_MAX, TablesService, hash_token
 from ..services.timers import MAX_TURN_SECONDS, turn_seconds
 from ..web.limits import rate_limits
 
-router = APIRouter(prefix="/api", tags=["tables"])
+# operationId = the function's name (the links of the schema name them).
+router = APIRouter(prefix="/api", tags=["tables"], generate_unique_id_function=lambda route: route.name)
 
 
 def get_service(request: Request) -> TablesService:
@@ -24,19 +26,24 @@ def get_service(request: Request) -> TablesService:
 ServiceDep = Annotated[TablesService, Depends(get_service)]
 
 
+# Seat tokens, invite and spectator keys are `secrets.token_urlsafe` text: anything else is no credential.
+CREDENTIAL_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
+_CREDENTIAL = re.compile(CREDENTIAL_PATTERN)
+
+
 def credential_from(request: Request, authorization: str | None, spectate: str | None) -> str | None:
     """The caller's credential: `Authorization: Bearer <seat token or spectator key>`, the `spectate`
-    query parameter, or the seat cookie the pages set."""
+    query parameter, or the seat cookie the pages set. A malformed one is none (the caller is refused)."""
+    credential = None
     if authorization:
         scheme, _, value = authorization.partition(" ")
         if scheme.lower() == "bearer" and value.strip():
-            return value.strip()
-    if spectate:
-        return spectate
+            credential = value.strip()
+    credential = credential or spectate
     table_id = request.path_params.get("table_id")
-    if table_id:
-        return request.cookies.get(seat_cookie(table_id))
-    return None
+    if not credential and table_id:
+        credential = request.cookies.get(seat_cookie(table_id))
+    return credential if credential and _CREDENTIAL.match(credential) else None
 
 
 def seat_cookie(table_id: str) -> str:
@@ -44,7 +51,8 @@ def seat_cookie(table_id: str) -> str:
 
 
 AuthHeader = Annotated[str | None, Header(description="`Bearer <seat token>` or `Bearer <spectator key>`")]
-SpectateQuery = Annotated[str | None, Query(description="The spectator key (instead of the header)")]
+SpectateQuery = Annotated[str | None, Query(description="The spectator key (instead of the header)",
+                                            pattern=CREDENTIAL_PATTERN)]
 
 
 class Error(BaseModel):
@@ -117,7 +125,7 @@ NAME_PATTERN = r"^\s*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$"
 
 class JoinTable(BaseModel):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"example": {"invite": "…", "name": "Livia"}})
-    invite: str = Field(description="The table's invite key.")
+    invite: str = Field(pattern=CREDENTIAL_PATTERN, description="The table's invite key.")
     name: str = Field(min_length=1, max_length=NAME_MAX, pattern=NAME_PATTERN,
                       description=f"Your display name: 1 to {NAME_MAX} characters once spaces are trimmed, not "
                                   "all spaces, no control or format characters (Unicode category C).")
@@ -139,8 +147,11 @@ class ViewBody(BaseModel):
 
 class SubmitAction(BaseModel):
     model_config = ConfigDict(json_schema_extra={"example": {"version": 7, "action": {"type": "play", "index": 2}}})
-    version: int = Field(strict=True, description="The table version your view showed.")
-    action: dict[str, Any] = Field(description="One of the `legal_actions` of your view.")
+    version: int = Field(strict=True, ge=0, description="The table version your view showed.")
+    action: dict[str, Any] = Field(description="One of the `legal_actions` of your view (an object with a "
+                                               "\"type\"; at most 16 KiB as JSON).",
+                                   json_schema_extra={"required": ["type"],
+                                                      "properties": {"type": {"type": "string"}}})
 
 
 class Acted(BaseModel):
@@ -282,9 +293,29 @@ async def get_log(table_id: str, request: Request, service: ServiceDep, authoriz
     return JSONResponse(await service.log(table_id, credential_from(request, authorization, spectate)))
 
 
+def _seat(*operations: str) -> dict[str, dict[str, str]]:
+    return {op: {"table_id": "$response.body#/table", "header.authorization": "Bearer {$response.body#/token}"}
+            for op in operations}
+
+
+# How a client goes from one answer to the next request (OpenAPI links; fuzzers follow them too).
+LINKS = {
+    ("/api/tables", "post", "201"): {
+        "get_table": {"table_id": "$response.body#/id"},
+        "join_table": {"table_id": "$response.body#/id"},
+        "get_view": {"table_id": "$response.body#/id", "spectate": "$response.body#/spectator_key"},
+        "get_log": {"table_id": "$response.body#/id", "spectate": "$response.body#/spectator_key"},
+    },
+    ("/api/tables/{table_id}/join", "post", "201"): _seat("get_view", "submit_action", "get_log", "leave_table",
+                                                          "leave_game", "reclaim_seat"),
+}
+JOIN_BODY = {"invite": "$response.body#/invite_key", "name": "Livia"}
+
+
 def document_games(app: Any) -> None:
-    """Completes the OpenAPI schema with what depends on the games this server offers: the slugs, the
-    numbers of players, each game's options with their types and choices, and the bot levels."""
+    """Completes the OpenAPI schema with what depends on the games this server offers (the slugs, the
+    numbers of players, each game's options with their types and choices, the bot levels), the rule that a
+    turn timer is given once, and the links from a new table and a new seat to what can be done with them."""
     build = app.openapi
 
     def openapi() -> dict[str, Any]:
@@ -309,6 +340,15 @@ def document_games(app: Any) -> None:
             {"type": "array", "items": {"enum": [*levels, None]}},
             {"type": "null"}]
         fields["bots"]["description"] += " Seat numbers are below the number of players; a list has one entry per seat."
+        timers = ("turn_minutes", "turn_seconds", "turn_timer")
+        schema["components"]["schemas"]["CreateTable"]["not"] = {"anyOf": [
+            {"required": [a, b], "properties": {a: {"type": "integer"}, b: {"type": "integer"}}}
+            for i, a in enumerate(timers) for b in timers[i + 1:]]}
+        for (path, method, status), targets in LINKS.items():
+            schema["paths"][path][method]["responses"][status]["links"] = {
+                op: {"operationId": op, "parameters": params,
+                     **({"requestBody": JOIN_BODY} if op == "join_table" else {})}
+                for op, params in targets.items()}
         app.openapi_schema = schema
         return schema
 
