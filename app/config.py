@@ -22,6 +22,10 @@
 | `TABULA_LIMIT_ACTIONS` | actions one seat may submit | `10/second` |
 | `TABULA_LIMIT_LOGINS` | admin login attempts from one client | `5/minute` |
 | `TABULA_MAX_SOCKETS` | websocket connections one client may hold open at once | 32 |
+
+A client is its address as the server sees it: `tabula serve` takes `X-Forwarded-For` from a reverse proxy on
+the same machine (127.0.0.1); a proxy elsewhere makes every player share its limits. Each server process
+counts its own clients.
 """
 
 from __future__ import annotations

@@ -62,7 +62,7 @@ class RedactSecrets(logging.Filter):
 
 
 def install_log_redaction() -> None:
-    for name in ("uvicorn.access", "uvicorn.error", "uvicorn"):
+    for name in ("uvicorn.access", "uvicorn.error", "uvicorn", "tabula"):
         logger = logging.getLogger(name)
         if not any(isinstance(f, RedactSecrets) for f in logger.filters):
             logger.addFilter(RedactSecrets())

@@ -469,7 +469,8 @@ async def admin_login(request: Request) -> Response:
         return _render(request, "admin_login.html", status=403, failed=True)
     response = RedirectResponse("/admin", status_code=303)
     response.set_cookie(ADMIN_COOKIE, admin_session(admin_token(request)), max_age=ADMIN_SESSION_SECONDS,
-                        httponly=True, samesite="strict", path="/admin", secure=request.app.state.settings.secure_cookies)
+                        httponly=True, samesite="strict", path="/admin",
+                        secure=request.app.state.settings.secure_cookies)
     return response
 
 
