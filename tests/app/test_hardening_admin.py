@@ -57,5 +57,6 @@ def test_login_attempts_are_limited_per_client(server):
 def test_a_token_that_is_not_ascii_is_simply_wrong(server):
     with httpx.Client(base_url=server.base, timeout=20) as http:
         assert http.post("/admin", data={"token": "clé-secrète-ü"}).status_code == 403
-        r = http.get("/admin", headers={"Cookie": "tabula_admin=%C3%A9t%C3%A9"})
-        assert r.status_code == 401
+        for cookie in (b"tabula_admin=%C3%A9t%C3%A9", "tabula_admin=\u00e9t\u00e9".encode("latin-1"),
+                       "tabula_admin=clé".encode("utf-8")):
+            assert http.get("/admin", headers={"Cookie": cookie}).status_code == 401
