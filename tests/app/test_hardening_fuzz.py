@@ -37,7 +37,7 @@ def test_the_api_answers_as_its_schema_says_and_never_with_a_server_error(tmp_pa
             [str(Path(sys.executable).with_name("schemathesis")), "run", f"{server.base}/openapi.json",
              "--checks", CHECKS, "--max-examples", str(EXAMPLES), "--seed", str(SEED), "--workers", "1",
              "--generation-database", "none", "--no-color", "--report", "har", "--report-har-path", str(har)],
-            capture_output=True, text=True, timeout=540)
+            capture_output=True, text=True, timeout=540, cwd=tmp_path)  # its cache stays out of the tree
     finally:
         server.stop()
     entries = json.loads(har.read_text())["log"]["entries"]

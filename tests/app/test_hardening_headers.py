@@ -1,5 +1,5 @@
 """Security headers on every response (pages, API, static files, errors, redirects): a CSP with scripts from
-the site only and the page's own websocket, no framing, no Referer (the spectator key sits in URLs), no MIME
+the site only and the page's own websocket, no framing, no Referer to other sites (the spectator key sits in URLs), no MIME
 sniffing; HSTS only when the public address is https. No template has an inline script or event handler."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ def check_headers(r: httpx.Response, host: str) -> None:
     assert "'unsafe-inline'" not in csp.get("script-src", []) + csp.get("default-src", [])
     assert csp["frame-ancestors"] == ["'none'"] and r.headers["x-frame-options"] == "DENY"
     assert f"ws://{host}" in csp["connect-src"] and "'self'" in csp["connect-src"]
-    assert r.headers["referrer-policy"] == "no-referrer"
+    assert r.headers["referrer-policy"] == "same-origin"
     assert r.headers["x-content-type-options"] == "nosniff"
 
 
