@@ -29,9 +29,9 @@ import jsonpatch
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
-from games.alea_iacta_est import cards as al_cards
-from games.ave_cesar import data as ac_data
-from games.cesar_cleopatre import cards as cc_cards
+from games.alea_iacta_est import components as al_cards
+from games.ave_cesar import components as ac_data
+from games.cesar_cleopatre import components as cc_cards
 from games.core import Game
 
 from ..config import project_root

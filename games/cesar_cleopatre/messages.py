@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import ACTION_NAMES, END_REASONS, GROUP_NAMES, PILE_NAMES, VOTE_CARD_NAMES
+from .components import ACTION_NAMES, END_REASONS, GROUP_NAMES, PILE_NAMES, VOTE_CARD_NAMES
 
 MESSAGES: dict[str, dict[str, str]] = {
     "setup_done": {"en": "{seat} has placed a face-down card at each group.",
@@ -134,3 +134,74 @@ def render_args(key: str, args: dict[str, Any], lang: str) -> dict[str, Any]:
             target = (f" on the {out['group']}", f" sur les {out['group']}")[i]
         out["target"] = target
     return out
+
+
+# Why an action is refused (rules.refusal): code -> the sentence in each language.
+REFUSALS: dict[str, dict[str, str]] = {
+    "cc.setup_first": {"en": "First place one card of your setup series at each group, then arrange your action pile.",
+                       "fr": "Posez d'abord une carte de votre série de départ à chaque groupe, puis classez votre "
+                             "réserve de manipulation."},
+    "cc.no_veto": {"en": "You hold no Veto card.",
+                   "fr": "Vous n'avez pas de carte Veto."},
+    "cc.answer_action": {"en": "Answer the action card: Veto it or let it pass.",
+                         "fr": "Répondez à la carte Manipulation : opposez-lui un Veto ou laissez-la passer."},
+    "cc.spy_choose": {"en": "Choose one card of your opponent's hand for him to discard.",
+                      "fr": "Choisissez une carte de la main de votre adversaire, qu'il défaussera."},
+    "cc.castle_place": {"en": "Place the cards taken back face down at the two castled groups, within the limits.",
+                        "fr": "Posez les cartes reprises face cachée aux deux groupes du roque, dans les limites."},
+    "cc.draw_now": {"en": "Draw from the influence reserve or from the action reserve.",
+                    "fr": "Piochez dans la réserve d'influence ou dans la réserve de manipulation."},
+    "cc.no_such_group": {"en": "There is no such group.",
+                         "fr": "Ce groupe n'existe pas."},
+    "cc.passive_no_place": {"en": "You are passive this turn: no influence is placed.",
+                            "fr": "Vous êtes passif ce tour-ci : aucune carte Influence n'est posée."},
+    "cc.no_such_influence": {"en": "You have no such influence card in hand.",
+                             "fr": "Vous n'avez pas cette carte Influence en main."},
+    "cc.group_closed": {"en": "That group has no patricians left.",
+                        "fr": "Ce groupe n'a plus de patriciens."},
+    "cc.own_limit": {"en": "You already have {limit} cards at that group.",
+                     "fr": "Vous avez déjà {limit} cartes à ce groupe."},
+    "cc.group_full": {"en": "That group already holds {limit} cards.",
+                      "fr": "Ce groupe a déjà {limit} cartes."},
+    "cc.second_face_up": {"en": "Your second card must also go face up.",
+                          "fr": "Votre seconde carte doit aussi être posée face visible."},
+    "cc.placed_already": {"en": "You have already placed your influence this turn.",
+                          "fr": "Vous avez déjà posé votre influence ce tour-ci."},
+    "cc.no_second_face_up": {"en": "Two cards go face up together, and the second one would have nowhere to go.",
+                             "fr": "Les cartes face visible se posent par deux, et la seconde n'aurait nulle part où "
+                                   "aller."},
+    "cc.placement_not_allowed": {"en": "That placement is not allowed.",
+                                 "fr": "Cette pose n'est pas permise."},
+    "cc.final_no_action": {"en": "No action card is played in the last turn.",
+                           "fr": "Aucune carte Manipulation n'est jouée au dernier tour."},
+    "cc.passive_no_action": {"en": "You are passive this turn: no action card is played.",
+                             "fr": "Vous êtes passif ce tour-ci : aucune carte Manipulation n'est jouée."},
+    "cc.one_action": {"en": "Only one action card may be played per turn.",
+                      "fr": "Une seule carte Manipulation peut être jouée par tour."},
+    "cc.second_face_up_first": {"en": "Place your second face-up card first.",
+                                "fr": "Posez d'abord votre seconde carte face visible."},
+    "cc.no_such_action_card": {"en": "You have no such action card in hand.",
+                               "fr": "Vous n'avez pas cette carte Manipulation en main."},
+    "cc.veto_only_answer": {"en": "A Veto is only played against your opponent's action card.",
+                            "fr": "Un Veto ne se joue que contre une carte Manipulation de l'adversaire."},
+    "cc.no_such_target": {"en": "That action card has no such target.",
+                          "fr": "Cette carte Manipulation ne peut pas viser cela."},
+    "cc.active_begun": {"en": "You have already begun an active turn.",
+                        "fr": "Vous avez déjà commencé un tour actif."},
+    "cc.no_passive": {"en": "You cannot stay passive now.",
+                      "fr": "Vous ne pouvez pas rester passif maintenant."},
+    "cc.discard_passive_only": {"en": "Cards are discarded only in a passive turn.",
+                                "fr": "On ne défausse des cartes que lors d'un tour passif."},
+    "cc.drawing_started": {"en": "You have started drawing: no more discards.",
+                           "fr": "Vous avez commencé à piocher : plus de défausse."},
+    "cc.no_such_card": {"en": "You have no such card in hand.",
+                        "fr": "Vous n'avez pas cette carte en main."},
+    "cc.place_before_draw": {"en": "Place your influence before drawing.",
+                             "fr": "Posez votre influence avant de piocher."},
+    "cc.no_draw": {"en": "You cannot draw now.",
+                   "fr": "Vous ne pouvez pas piocher maintenant."},
+    "cc.turn_unfinished": {"en": "You still have to place influence or draw cards.",
+                           "fr": "Vous devez encore poser de l'influence ou piocher."},
+    "cc.final_place_all": {"en": "In the last turn, place every influence card you can.",
+                           "fr": "Au dernier tour, posez toutes les cartes Influence que vous pouvez."},
+}
