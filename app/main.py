@@ -145,7 +145,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     from .routes import api, pages, ws
 
     app.include_router(api.router)
-    api.document_games(app)
+    api.complete_openapi(app)
     app.include_router(ws.router)
     app.include_router(pages.router)
 

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..services import bots
 from ..services.errors import BadRequest
-from ..services.tables import NAME_MAX, TablesService, hash_token
+from ..services.tables import ACTION_MAX_BYTES, NAME_MAX, TablesService, hash_token
 from ..services.timers import MAX_TURN_SECONDS, turn_seconds
 from ..web.limits import rate_limits
 
@@ -149,7 +149,7 @@ class SubmitAction(BaseModel):
     model_config = ConfigDict(json_schema_extra={"example": {"version": 7, "action": {"type": "play", "index": 2}}})
     version: int = Field(strict=True, ge=0, description="The table version your view showed.")
     action: dict[str, Any] = Field(description="One of the `legal_actions` of your view (an object with a "
-                                               "\"type\"; at most 16 KiB as JSON).",
+                                               f"\"type\"; at most {ACTION_MAX_BYTES} bytes as JSON).",
                                    json_schema_extra={"required": ["type"],
                                                       "properties": {"type": {"type": "string"}}})
 
@@ -293,26 +293,26 @@ async def get_log(table_id: str, request: Request, service: ServiceDep, authoriz
     return JSONResponse(await service.log(table_id, credential_from(request, authorization, spectate)))
 
 
-def _seat(*operations: str) -> dict[str, dict[str, str]]:
-    return {op: {"table_id": "$response.body#/table", "header.authorization": "Bearer {$response.body#/token}"}
-            for op in operations}
+_NEW_TABLE = {"table_id": "$response.body#/id"}
+_WATCHER = {**_NEW_TABLE, "spectate": "$response.body#/spectator_key"}
+_SEATED = {"parameters": {"table_id": "$response.body#/table",
+                          "header.authorization": "Bearer {$response.body#/token}"}}
 
-
-# How a client goes from one answer to the next request (OpenAPI links; fuzzers follow them too).
-LINKS = {
+# How a client goes from one answer to its next requests (OpenAPI links, by operationId; fuzzers follow them).
+LINKS: dict[tuple[str, str, str], dict[str, dict[str, Any]]] = {
     ("/api/tables", "post", "201"): {
-        "get_table": {"table_id": "$response.body#/id"},
-        "join_table": {"table_id": "$response.body#/id"},
-        "get_view": {"table_id": "$response.body#/id", "spectate": "$response.body#/spectator_key"},
-        "get_log": {"table_id": "$response.body#/id", "spectate": "$response.body#/spectator_key"},
+        "get_table": {"parameters": _NEW_TABLE},
+        "join_table": {"parameters": _NEW_TABLE,
+                       "requestBody": {"invite": "$response.body#/invite_key", "name": "Livia"}},
+        "get_view": {"parameters": _WATCHER},
+        "get_log": {"parameters": _WATCHER},
     },
-    ("/api/tables/{table_id}/join", "post", "201"): _seat("get_view", "submit_action", "get_log", "leave_table",
-                                                          "leave_game", "reclaim_seat"),
+    ("/api/tables/{table_id}/join", "post", "201"): {
+        op: _SEATED for op in ("get_view", "submit_action", "get_log", "leave_table", "leave_game", "reclaim_seat")},
 }
-JOIN_BODY = {"invite": "$response.body#/invite_key", "name": "Livia"}
 
 
-def document_games(app: Any) -> None:
+def complete_openapi(app: Any) -> None:
     """Completes the OpenAPI schema with what depends on the games this server offers (the slugs, the
     numbers of players, each game's options with their types and choices, the bot levels), the rule that a
     turn timer is given once, and the links from a new table and a new seat to what can be done with them."""
@@ -339,16 +339,15 @@ def document_games(app: Any) -> None:
             {"type": "object", "propertyNames": {"pattern": r"^[0-9]+$"}, "additionalProperties": {"enum": levels}},
             {"type": "array", "items": {"enum": [*levels, None]}},
             {"type": "null"}]
-        fields["bots"]["description"] += " Seat numbers are below the number of players; a list has one entry per seat."
+        fields["bots"]["description"] += (" Seat numbers are below the number of players; a list has one entry per "
+                                          "seat.")
         timers = ("turn_minutes", "turn_seconds", "turn_timer")
         schema["components"]["schemas"]["CreateTable"]["not"] = {"anyOf": [
             {"required": [a, b], "properties": {a: {"type": "integer"}, b: {"type": "integer"}}}
             for i, a in enumerate(timers) for b in timers[i + 1:]]}
         for (path, method, status), targets in LINKS.items():
             schema["paths"][path][method]["responses"][status]["links"] = {
-                op: {"operationId": op, "parameters": params,
-                     **({"requestBody": JOIN_BODY} if op == "join_table" else {})}
-                for op, params in targets.items()}
+                op: {"operationId": op, **link} for op, link in targets.items()}
         app.openapi_schema = schema
         return schema
 

@@ -1,6 +1,7 @@
 """Security headers on every response (pages, API, static files, errors, redirects): a CSP with scripts from
-the site only and the page's own websocket, no framing, no Referer to other sites (the spectator key sits in URLs), no MIME
-sniffing; HSTS only when the public address is https. No template has an inline script or event handler."""
+the site only and the page's own websocket, no framing, no Referer to other sites (the spectator key sits in
+URLs), no MIME sniffing; HSTS only when the public address is https. No template has an inline script or
+event handler."""
 
 from __future__ import annotations
 
