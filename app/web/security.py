@@ -1,10 +1,10 @@
 """The edge middleware every HTTP request and websocket goes through, the error answers it and the routes
 share, the API docs page under the CSP, and the admin session cookie.
 
-In order, for a request: a body larger than `settings.max_body` is refused (413) before it is read whole; a
-JSON body is checked for depth and size (app/web/bodies.py); an unsafe method from another site is refused
-(403, nothing changes); every response gets the security headers; an unexpected exception becomes a logged
-500 page that says nothing of the internals. A websocket is refused (close 1013) past the client's number of
+In order, for a request: an unsafe method from another site is refused (403, nothing changes); a body larger
+than `settings.max_body` is refused (413) before it is read whole; a JSON body is checked for depth and size
+(app/web/bodies.py); every response gets the security headers; an unexpected exception becomes a logged 500
+page that says nothing of the internals. A websocket is refused (close 1013) past the client's number of
 open connections.
 """
 
@@ -25,6 +25,8 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..config import Settings
+from ..i18n import pick_lang, translator
+from ..realtime.html import ENV
 from .bodies import BadJSON, check_json
 from .limits import RateLimited, RateLimits, client_of
 
@@ -49,9 +51,6 @@ def error_response(conn: HTTPConnection, status: int, en: str, fr: str,
     for a browser."""
     if wants_json(conn):
         return JSONResponse({"error": en}, status_code=status, headers=headers)
-    from ..i18n import pick_lang, translator
-    from ..realtime.html import ENV
-
     lang = pick_lang(conn.cookies, conn.headers, None)
     tr = translator(lang)
     try:
