@@ -4,7 +4,7 @@ rules, language switch and the club admin page.
 Every page is server-rendered from the project's `templates/`. Every form works without JavaScript (post,
 then a 303 back to the page); htmx only enhances them: an action posted by htmx gets the flash region back
 (empty, or the sentence of a refusal) and the table itself is updated by the HTML websocket
-(`app/realtime/html.py`). Templates receive views, never states.
+(`app/pages/`). Templates receive views, never states.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import games
 
 from ..config import project_root
 from ..i18n import LANG_COOKIE, pick_lang, service_message, translator
-from ..realtime.html import ENV, PageState, context
+from ..pages.render import ENV, PageState, context
 from ..services import bots
 from ..services.errors import ServiceError
 from ..services.tables import TablesService
