@@ -2,7 +2,7 @@
 
 The Strong bot searches its own decisions of the turn (which dice to re-roll, where to place), plays the
 round out with a placement policy that knows what wins each building, lets the round be scored, and then
-judges the position by the end-of-game score of what everyone holds (RULINGS 3.9, with the reconstructed
+judges the position by the end-of-game score of what everyone holds (RULES 3.9, with the reconstructed
 Senate cards of 3.10, as the engine scores it), turned into winning chances that sharpen as the rounds
 run out. Every state these hooks see is a determinisation, never the true state of a table.
 """
@@ -13,14 +13,13 @@ import math
 from typing import Any
 
 from games.core import Action, Game, Seat, State
-from games.core.bots import BotHooks
+from games.core.bots import BotHooks, move_weight
 
-from .cards import (
+from .components import (
     CASTRUM, FORUM, PATRICIAN_INFO, PROVINCE_INFO, SENATE_CARD, SENATUS, SETUP, TEMPLUM,
 )
-from .engine import final_score
+from .scoring import score
 
-REROLL_WEIGHT = 0.003
 # Winning chances: a softmax of the current scores, softer while many rounds remain.
 TEMPERATURE_BASE = 2.0
 TEMPERATURE_PER_ROUND_LEFT = 2.5
@@ -86,7 +85,7 @@ class AleaHooks(BotHooks):
     def _placement_weight(self, state: State, seat: Seat, a: Action) -> float:
         kind = a["type"]
         if kind == "reroll":
-            return REROLL_WEIGHT
+            return move_weight("alea_iacta_est", kind)
         if kind == "latrina":
             return 1.0
         building, dice = a["building"], a["dice"]
@@ -124,7 +123,7 @@ class AleaHooks(BotHooks):
         return 0.5 + value * (1.0 if homes else 0.4)
 
     def evaluate(self, game: Game, state: State) -> list[float]:
-        scores = final_score(state)["scores"]
+        scores = score(state)["scores"]
         rounds_left = SETUP[state["players"]]["rounds"] - state["round"] + (state["phase"] == "turn")
         temperature = TEMPERATURE_BASE + TEMPERATURE_PER_ROUND_LEFT * rounds_left
         top = max(scores)

@@ -10,7 +10,7 @@ Entries sent with `to=[seat]` are private to that seat, so they may say "you".
 
 from typing import Any
 
-from .cards import BUILDING_NAMES, patrician_label, province_label
+from .components import BUILDING_NAMES, patrician_label, province_label
 
 PACKED_ARGS = ("roll", "dice", "new", "tiles", "combo")
 

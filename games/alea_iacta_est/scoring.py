@@ -1,9 +1,9 @@
-"""End-of-game scoring (RULINGS 3.9 and the reconstructed Senate cards of 3.10).
+"""End-of-game scoring (RULES 3.9 and the reconstructed Senate cards of 3.10).
 
 `score_lines` scores one player for a given assignment of patricians to provinces, line by line.
-`best_assignment` finds the assignment that maximises that score (RULINGS 3.9.6), and among equal scores
+`best_assignment` finds the assignment that maximises that score (RULES 3.9.6), and among equal scores
 the one that leaves the most patrician value unplaced, which is the tiebreak (3.9.7). The search is exact:
-with the Senate card effects of cards.py the score splits into a constant, a gain per placed patrician, a
+with the Senate card effects of components.py the score splits into a constant, a gain per placed patrician, a
 bonus per peopled province and a bonus per province holding a couple, so each colour can be solved on
 its own for each colour the joker may take (the tests compare it with brute force).
 """
@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import (
+from games.core import State
+
+from .components import (
     COLOUR_KEYS, JOKER, MAN, PATRICIAN_INFO, PROVINCE_INFO, SENATE_CARD, SENATE_ORDER,
     patrician_label, province_label, sort_patricians, sort_provinces,
 )
@@ -26,7 +28,7 @@ def line(en: str, fr: str, points: int, part: str) -> dict[str, Any]:
 
 
 def valid_assignment(provinces: list[str], patricians: list[str], assignment: Assignment) -> bool:
-    """RULINGS 3.9.1: at most one man and one woman per province, of the province's colour; the joker holds
+    """RULES 3.9.1: at most one man and one woman per province, of the province's colour; the joker holds
     a man and a woman of any one colour; each patrician in at most one province."""
     seen: set[str] = set()
     for pid, people in assignment.items():
@@ -47,7 +49,7 @@ def valid_assignment(provinces: list[str], patricians: list[str], assignment: As
 
 
 def card_points(card: str, first_of_kind: bool, ctx: dict[str, Any]) -> int:
-    """The points one Senate card scores (RULINGS 3.10, reconstructed). `ctx` holds the player's figures."""
+    """The points one Senate card scores (RULES 3.10, reconstructed). `ctx` holds the player's figures."""
     info = SENATE_CARD[card]
     effect, points, param = info["effect"], info["points"], info["param"]
     if effect == "full_province":
@@ -82,7 +84,7 @@ def card_points(card: str, first_of_kind: bool, ctx: dict[str, Any]) -> int:
 def score_lines(provinces: list[str], patricians: list[str], cards: list[str], fortuna: list[int],
                 chips: int, assignment: Assignment, most_provinces: int, most_patricians: int
                 ) -> list[dict[str, Any]]:
-    """One player's breakdown for a given assignment (RULINGS 3.9.2-3.9.4). `most_*` are the largest
+    """One player's breakdown for a given assignment (RULES 3.9.2-3.9.4). `most_*` are the largest
     province and patrician counts at the table (for cards VI and VII)."""
     lines = []
     placed = [p for pid in assignment for p in assignment[pid]]
@@ -197,7 +199,7 @@ def _solve_colour(provinces: list[str], men: list[str], women: list[str], co: di
 
 
 def best_assignment(provinces: list[str], patricians: list[str], cards: list[str]) -> Assignment:
-    """RULINGS 3.9.6: the assignment of patricians to provinces that maximises the player's score, and among
+    """RULES 3.9.6: the assignment of patricians to provinces that maximises the player's score, and among
     those the one with the highest unplaced value (3.9.7); deterministic for equal choices."""
     co = _coefficients(cards)
     by_colour: dict[str, tuple[list[str], list[str], list[str]]] = {c: ([], [], []) for c in COLOUR_KEYS}
@@ -233,7 +235,40 @@ def best_assignment(provinces: list[str], patricians: list[str], cards: list[str
 
 
 def unplaced_value(patricians: list[str], assignment: Assignment) -> int:
-    """RULINGS 3.9.7: the tiebreak, the total value of the patricians left out of the provinces."""
+    """RULES 3.9.7: the tiebreak, the total value of the patricians left out of the provinces."""
     placed = {p for people in assignment.values() for p in people}
     return sum(PATRICIAN_INFO[p][2] for p in patricians if p not in placed)
 
+
+def score(state: State) -> dict[str, Any]:
+    n = state["players"]
+    most_provinces = max(len(p) for p in state["provinces"])
+    most_patricians = max(len(p) for p in state["patricians"])
+    scores, breakdown, tiebreak_values = [], [], []
+    for s in range(n):
+        provinces, patricians = state["provinces"][s], state["patricians"][s]
+        cards = state["senate_hands"][s]
+        assignment = best_assignment(provinces, patricians, cards)
+        lines = score_lines(provinces, patricians, cards, state["fortuna_kept"][s], state["chips"][s],
+                            assignment, most_provinces, most_patricians)
+        breakdown.append(lines)
+        scores.append(sum(line["points"] for line in lines))
+        tiebreak_values.append(unplaced_value(patricians, assignment))
+    top = max(scores)
+    leaders = [s for s in range(n) if scores[s] == top]
+    tiebreak = None
+    winners = leaders
+    if len(leaders) > 1:
+        # RULES 3.9.7: the higher value of patricians left out of the provinces wins; then a shared win.
+        best = max(tiebreak_values[s] for s in leaders)
+        winners = [s for s in leaders if tiebreak_values[s] == best]
+        values = ", ".join(str(tiebreak_values[s]) for s in leaders)
+        shared_en = " The tie remains: the victory is shared." if len(winners) > 1 else ""
+        shared_fr = " L'égalité persiste : la victoire est partagée." if len(winners) > 1 else ""
+        tiebreak = {
+            "en": f"Tie on {top} points, broken by the value of patricians without a province "
+                  f"({values}).{shared_en}",
+            "fr": f"Égalité à {top} points, départagée par la valeur des habitants sans province "
+                  f"({values}).{shared_fr}",
+        }
+    return {"scores": scores, "winners": winners, "breakdown": breakdown, "tiebreak": tiebreak}

@@ -4,9 +4,9 @@ The Strong bot searches its own decisions of the turn (ISMCTS over determinisati
 few turns by a sensible playout policy (sell sets and buy senators at the Counters, take cheap senators,
 bid moderately), and judges the position with `evaluate`: a wealth per seat (senators, money at the price
 of a senator, cards at what they will sell for), turned into winning chances that sharpen as the Wars run
-out (the 4th War ends the game, RULINGS 2.9.1).
+out (the 4th War ends the game, RULES 2.9.1).
 
-Money is hidden (RULINGS 2.7), but every coin that changes hands is announced to the table: the start
+Money is hidden (RULES 2.7), but every coin that changes hands is announced to the table: the start
 money follows from the first player (2.2.4) and every payment is in the public log. `beliefs` therefore
 counts the other seats' purses from the log the bot's seat can see, and `refine` puts them in each
 determinisation (the engine's resample draws them at random, as it may not assume that a player keeps
@@ -20,15 +20,15 @@ import math
 from typing import Any
 
 from games.core import Action, Game, Seat, State
-from games.core.bots import BotHooks, weighted_index
+from games.core.bots import BotHooks, move_weight, weighted_index
 
-from . import data
+from . import components
 from .rules import best_bid, committed, normal_sets, senator_price
 
 # Wealth, in senators. A senator costs 10 coins at the Counters (2.6 C.2), but only senators count at the
 # end (money only breaks ties, 2.9.2) and coins become senators only on a Counters turn: a coin is worth
 # less than a tenth of a senator, and less still as the Wars run out.
-COIN = 1 / data.SENATOR_PRICE
+COIN = 1 / components.SENATOR_PRICE
 COIN_SHARE_BASE = 0.45
 COIN_SHARE_PER_WAR_LEFT = 0.1
 CARD_SALE_SHARE = 0.7  # a resource card sells for its value, once it is part of a set
@@ -44,17 +44,16 @@ TEMPERATURE_PER_WAR_LEFT = 0.45
 BID_STEPS = (1, 2, 4)
 SEAL_AMOUNTS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 20, 25)
 PRICE_AMOUNTS = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15)
-SELL_SENATOR_WEIGHT = 0.001
 
 
 def coin_worth(state: State) -> float:
-    return COIN * (COIN_SHARE_BASE + COIN_SHARE_PER_WAR_LEFT * (data.WARS_TO_END - state["wars"]))
+    return COIN * (COIN_SHARE_BASE + COIN_SHARE_PER_WAR_LEFT * (components.WARS_TO_END - state["wars"]))
 
 
 def card_worth(card: str, coin: float = COIN * 0.8) -> float:
-    if card in data.RESOURCE_VALUE:
-        return data.RESOURCE_VALUE[card] * coin * CARD_SALE_SHARE
-    if card in data.GOVERNOR_TYPE:
+    if card in components.RESOURCE_VALUE:
+        return components.RESOURCE_VALUE[card] * coin * CARD_SALE_SHARE
+    if card in components.GOVERNOR_TYPE:
         return GOVERNOR_WORTH
     return SENATE_WORTH.get(card, 0.3)
 
@@ -76,14 +75,14 @@ def wealth(state: State, seat: int, coin: float) -> float:
 
 def sellable_sets(state: State, seat: int) -> int:
     items = state["hands"][seat] + state["resources"][seat]
-    return len(normal_sets(items)) if len(items) >= data.SET_SIZE else 0
+    return len(normal_sets(items)) if len(items) >= components.SET_SIZE else 0
 
 
 # ------------------------------------------------------------------------------ keeping count
 
 def tracked_money(state: State, seat: int | None) -> list[int] | None:
     """Every purse, worked out from the game log `seat` can see: the start money follows from the first
-    player (RULINGS 2.2.4) and every payment is announced. None if the log does not add up (the count of
+    player (RULES 2.2.4) and every payment is announced. None if the log does not add up (the count of
     the seat's own purse, which it knows, must agree), so that a change in the engine's log can only
     make the bot forget its count, never believe a wrong one."""
     n = state["players"]
@@ -94,11 +93,11 @@ def tracked_money(state: State, seat: int | None) -> list[int] | None:
         if key == "first_player":
             first = args["seat"]
             for k in range(n):
-                money[(first + k) % n] = data.START_MONEY[k]
+                money[(first + k) % n] = components.START_MONEY[k]
         elif key == "turn":
             active = args["seat"]
         elif key in ("senator_sold", "senator_sold_debt"):
-            money[args["seat"]] += data.SENATOR_SALE
+            money[args["seat"]] += components.SENATOR_SALE
         elif key in ("bid_revealed", "bid_revealed_cavalry", "offer_taken", "civil_paid", "senator_bought"):
             money[args["seat"]] -= args.get("amount", args.get("price", 0))
         elif key == "lot_sold":
@@ -173,7 +172,7 @@ class AveCesarHooks(BotHooks):
             kind = a["type"]
             w = 1.0
             if kind == "sell_senator":
-                w = SELL_SENATOR_WEIGHT
+                w = move_weight(game.slug, kind)
             elif kind == "seal_bid":
                 x = a["amount"]
                 sealed = state["sealed"]
@@ -195,7 +194,7 @@ class AveCesarHooks(BotHooks):
                     w = 0.6
             elif kind == "bid":
                 lot = state["auction"]["lots"][a["lot"]]
-                room = min(money - committed(state, seat), data.PROPOSED["bid_spaces"][-1])
+                room = min(money - committed(state, seat), components.PROPOSED["bid_spaces"][-1])
                 step = a["amount"] - best_bid(lot)
                 w = (1.0 / step) * (1.0 if a["amount"] <= 1 + 1.2 * 10 * card_worth(lot["card"]) else 0.05)
                 w *= 1.0 if room > 0 else 0.0
@@ -252,7 +251,7 @@ class AveCesarHooks(BotHooks):
 
     def evaluate(self, game: Game, state: State) -> list[float]:
         n = state["players"]
-        wars_left = data.WARS_TO_END - state["wars"]
+        wars_left = components.WARS_TO_END - state["wars"]
         temperature = TEMPERATURE_BASE + TEMPERATURE_PER_WAR_LEFT * wars_left
         coin = coin_worth(state)
         w = [wealth(state, s, coin) for s in range(n)]
@@ -262,7 +261,7 @@ class AveCesarHooks(BotHooks):
         return [x / total for x in e]
 
     def terminal(self, game: Game, state: State) -> list[float]:
-        """A won game, plus a little for the senators (a second place is no victory, RULINGS 2.9.2)."""
+        """A won game, plus a little for the senators (a second place is no victory, RULES 2.9.2)."""
         result = game.score(state)
         winners = result["winners"]
         scores = result["scores"]
@@ -272,7 +271,7 @@ class AveCesarHooks(BotHooks):
 
 
 def senator_price_now(state: State) -> int:
-    return senator_price(state) if state["counters"] is not None else data.SENATOR_PRICE
+    return senator_price(state) if state["counters"] is not None else components.SENATOR_PRICE
 
 
 HOOKS = AveCesarHooks()

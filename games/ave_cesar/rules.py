@@ -1,8 +1,28 @@
-"""Ave César's rules: who acts, what they may do, and what each action does (RULINGS §2).
+"""Ave César's rules: who acts, what they may do, and what each action does (RULES 2).
 
 `moves(state, seat)` lists every legal action; `play(state, seat, action)` carries one out on a private
 copy and then `advance` runs every automatic step (event draws, free lots, skipped seats, end of turn)
 until somebody has a decision to make.
+
+The state is plain JSON components. Seats are numbered clockwise: the player on a seat's left is seat + 1.
+
+    players, rng, log, step        the contract's keys; `step` counts applied actions
+    options                        {"influence": bool, "anti_bad_luck": bool}
+    first, active, turn            the first player (random), the player whose turn it is, the turn number
+    senators, money, out, out_at   per seat; money is hidden (each seat sees only its own)
+    hands, known                   per seat: face-down resource cards, and those of them the table knows
+                                   (a face-up card that went to a hand after an Extortion)
+    resources, senate, influence   per seat: face-up resource cards, Senate cards, influence cards
+    decks, deck_known, discards    the three resource decks (index 0 = ● values 1-3), whether a deck's
+                                   content is public (it was rebuilt from public discards), their discards
+    senate_deck, senate_discard    the Senate deck and its used cards
+    events, upper_left, events_drawn, wars
+                                   the event deck (top first), how many of its top cards are still the
+                                   upper pile of the anti-bad-luck variant, the events drawn, Wars drawn
+    phase, event                   what is being decided now; the event being resolved
+    draft, sealed, offer, auction, extortion, counters
+                                   the data of the phase under way (None otherwise)
+    end                            None, or why the game ended ("war" or "last_standing")
 """
 
 from __future__ import annotations
@@ -10,14 +30,129 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, Callable
 
-from games.core import Action, State, rng
+from games.core import Action, State, log_entry, rng
 
-from . import data
-from .state import (
-    BIDDING, CHOOSE, COUNTERS, COUNTERS_JOIN, DRAFT, EVENT, EXTORT_ANSWER, EXTORT_PRICE, EXTORT_TARGET,
-    GOVERNOR_VALUE, OFFER, OVER, PREFECTS, SEALED, SETTLING, TURN_PHASES, card_args, cards_args, clockwise,
-    has_influence, living, log,
-)
+from . import components
+
+# ================================================================================== the state
+
+# Phases. TURN_PHASES belong to the active player's action: if he leaves the game, his turn ends.
+DRAFT = "draft"
+EVENT = "event"
+SEALED = "sealed_bid"
+OFFER = "new_senator"
+CHOOSE = "choose_action"
+BIDDING = "auction_bidding"
+SETTLING = "auction_settling"
+PREFECTS = "prefects"
+EXTORT_TARGET = "extortion_target"
+EXTORT_PRICE = "extortion_price"
+EXTORT_ANSWER = "extortion_answer"
+COUNTERS_JOIN = "counters_join"
+COUNTERS = "counters"
+GOVERNOR_VALUE = "governor_value"
+OVER = "over"
+TURN_PHASES = frozenset({CHOOSE, BIDDING, SETTLING, PREFECTS, EXTORT_TARGET, EXTORT_PRICE, EXTORT_ANSWER,
+                         COUNTERS_JOIN, COUNTERS, GOVERNOR_VALUE})
+
+
+def log(state: State, key: str, to: list[int] | None = None, **args: Any) -> None:
+    state["log"].append(log_entry(key, to=to, **args))
+
+
+def card_args(card: str) -> dict[str, str]:
+    """A card in a log entry: its id, put in words in the reader's language by AveCesar.render_log."""
+    return {"card": card}
+
+
+def cards_args(cards: list[str]) -> dict[str, list[str]]:
+    return {"cards": list(cards)}
+
+
+def living(state: State) -> list[int]:
+    return [s for s in range(state["players"]) if not state["out"][s]]
+
+
+def clockwise(state: State, start: int, include_start: bool = True) -> list[int]:
+    """The seats still in the game, clockwise from `start` (itself first if included)."""
+    n = state["players"]
+    first = 0 if include_start else 1
+    return [(start + k) % n for k in range(first, n) if not state["out"][(start + k) % n]]
+
+
+def has_influence(state: State, seat: int, card: str) -> bool:
+    return card in state["influence"][seat]
+
+
+def build_events(state: State, anti_bad_luck: bool) -> tuple[list[str], int]:
+    """The shuffled event deck, top first, and the size of its upper pile (anti-bad-luck variant, 2.4)."""
+    if not anti_bad_luck:
+        deck = list(components.EVENT_DECK)
+        rng.shuffle(state, deck)
+        return deck, 0
+    others = [e for e in components.EVENT_DECK if e != "war"]
+    rng.shuffle(state, others)
+    piles = []
+    taken = 0
+    for size, wars in components.ANTI_BAD_LUCK_PILES:
+        pile = others[taken:taken + size] + ["war"] * wars
+        taken += size
+        rng.shuffle(state, pile)
+        piles.append(pile)
+    upper = piles[0]
+    return [card for pile in piles for card in pile], len(upper)
+
+
+def new_state(players: int, rng_state: int, options: dict[str, Any]) -> State:
+    """Setup, RULES 2.2 (the first turn, or the influence draft, is opened by the rules module)."""
+    state: State = {"players": players, "rng": rng_state, "log": [], "step": 0, "options": dict(options)}
+    first = rng.below(state, players)  # 2.2.4: the first player is chosen at random
+    decks = []
+    for band in range(3):
+        deck = list(components.DECKS[band])
+        rng.shuffle(state, deck)
+        decks.append(deck)
+    hands: list[list[str]] = [[] for _ in range(players)]
+    for seat in range(players):  # 2.2.2: one card of each deck, face down
+        for band in range(3):
+            hands[seat].append(decks[band].pop(0))
+        hands[seat].sort()
+    senate_deck = list(components.SENATE_DECK)
+    rng.shuffle(state, senate_deck)
+    events, upper = build_events(state, options["anti_bad_luck"])
+    money = [0] * players
+    for k in range(players):  # 2.2.4: 10, 13, 16, 19, 22 clockwise from the first player
+        money[(first + k) % players] = components.START_MONEY[k]
+    state.update({
+        "first": first, "active": first, "turn": 0,
+        "senators": [components.START_SENATORS] * players, "money": money,
+        "out": [False] * players, "out_at": [None] * players,
+        "hands": hands, "known": [[] for _ in range(players)],
+        "resources": [[] for _ in range(players)], "senate": [[] for _ in range(players)],
+        "influence": [[] for _ in range(players)],
+        "decks": decks, "deck_known": [False, False, False], "discards": [[], [], []],
+        "senate_deck": senate_deck, "senate_discard": [],
+        "events": events, "upper_left": upper, "events_drawn": [], "wars": 0,
+        "phase": EVENT, "event": None,
+        "draft": None, "sealed": None, "offer": None, "auction": None, "extortion": None, "counters": None,
+        "end": None,
+    })
+    log(state, "first_player", seat=first)
+    for seat in range(players):
+        log(state, "dealt", to=[seat], **cards_args(hands[seat]))
+        log(state, "start_money", to=[seat], amount=money[seat])
+    if options["influence"]:
+        # 2.2.5: players + 1 random influence cards; the player to the right of the first player chooses
+        # first, then counter-clockwise (the first player chooses last).
+        pool = list(components.INFLUENCE)
+        rng.shuffle(state, pool)
+        offer = sorted(pool[:players + 1])
+        order = [(first - 1 - k) % players for k in range(players)]
+        state["draft"] = {"offer": offer, "order": order}
+        state["phase"] = DRAFT
+        log(state, "draft_offer", **cards_args(offer))
+    return state
+
 
 SELL_SENATOR: Action = {"type": "sell_senator"}
 
@@ -111,7 +246,7 @@ def _bidding_moves(state: State, seat: int) -> list[Action]:
         if any(s == seat for s, _a in lot["bids"]):
             continue  # at most one cube per lot
         best = best_bid(lot)
-        out += [{"type": "bid", "lot": i, "amount": x} for x in data.PROPOSED["bid_spaces"] if best < x <= room]
+        out += [{"type": "bid", "lot": i, "amount": x} for x in components.PROPOSED["bid_spaces"] if best < x <= room]
     out.append({"type": "end_bids"})
     return out
 
@@ -127,7 +262,7 @@ def _settling_moves(state: State, seat: int) -> list[Action]:
         out.append({"type": "sell_lot", "lot": i})
         if money >= best_bid(lot):
             out.append({"type": "buy_lot", "lot": i})
-        if merchants and money >= data.MERCHANTS_PRICE:
+        if merchants and money >= components.MERCHANTS_PRICE:
             out.append({"type": "merchants", "lot": i})
     return out
 
@@ -154,7 +289,7 @@ def _prefects_moves(state: State, seat: int) -> list[Action]:
 
 def _extort_target_moves(state: State, seat: int) -> list[Action]:
     out: list[Action] = []
-    if state["money"][seat] >= data.PROPOSED["extortion_min_price"]:
+    if state["money"][seat] >= components.PROPOSED["extortion_min_price"]:
         target = state["extortion"]["queue"][0]
         out += [{"type": "extort", "card": c} for c in targetable(state, target)]
     out.append({"type": "spare"})
@@ -164,7 +299,7 @@ def _extort_target_moves(state: State, seat: int) -> list[Action]:
 def _extort_price_moves(state: State, seat: int) -> list[Action]:
     # The active player must be able to pay the price if the target gives the card up.
     return [{"type": "price", "amount": x}
-            for x in range(data.PROPOSED["extortion_min_price"], state["money"][seat] + 1)]
+            for x in range(components.PROPOSED["extortion_min_price"], state["money"][seat] + 1)]
 
 
 def _extort_answer_moves(state: State, seat: int) -> list[Action]:
@@ -177,7 +312,7 @@ def _extort_answer_moves(state: State, seat: int) -> list[Action]:
 
 def _join_moves(state: State, seat: int) -> list[Action]:
     out: list[Action] = []
-    if state["money"][seat] >= data.COUNTERS_JOIN_FEE:
+    if state["money"][seat] >= components.COUNTERS_JOIN_FEE:
         out.append({"type": "join_counters"})
     out.append({"type": "decline_counters"})
     return out
@@ -186,34 +321,34 @@ def _join_moves(state: State, seat: int) -> list[Action]:
 def sellable(state: State, seat: int) -> list[str]:
     """What `seat` may put in a sale: resource cards in hand or face up, and Governors (2.3)."""
     return sorted(state["hands"][seat] + state["resources"][seat]
-                  + [c for c in state["senate"][seat] if c in data.GOVERNOR_TYPE])
+                  + [c for c in state["senate"][seat] if c in components.GOVERNOR_TYPE])
 
 
 def sale_kind(cards: list[str]) -> str | None:
     """"type" (one resource type), "value" (one value) or None, for 3 cards where a Governor is a wild value
     of its own type (2.3). Resource cards are unique, so no 3 cards can be both."""
-    res = [c for c in cards if c in data.RESOURCE_VALUE]
-    types = {data.RESOURCE_TYPE[c] for c in res} | {data.GOVERNOR_TYPE[c] for c in cards if c not in res}
+    res = [c for c in cards if c in components.RESOURCE_VALUE]
+    types = {components.RESOURCE_TYPE[c] for c in res} | {components.GOVERNOR_TYPE[c] for c in cards if c not in res}
     if len(types) == 1:
         return "type"
-    if len({data.RESOURCE_VALUE[c] for c in res}) <= 1:
+    if len({components.RESOURCE_VALUE[c] for c in res}) <= 1:
         return "value"
     return None
 
 
 def normal_sets(items: list[str]) -> list[list[str]]:
     """Every set of 3 that shares one type or one value (2.6 C.2), Governors counting as wild values."""
-    res = [c for c in items if c in data.RESOURCE_VALUE]
-    govs = [c for c in items if c in data.GOVERNOR_TYPE]
+    res = [c for c in items if c in components.RESOURCE_VALUE]
+    govs = [c for c in items if c in components.GOVERNOR_TYPE]
     found: set[tuple[str, ...]] = set()
-    for kind in data.RESOURCE_TYPES:
-        group = [c for c in res if data.RESOURCE_TYPE[c] == kind] + [g for g in govs if data.GOVERNOR_TYPE[g] == kind]
-        if len(group) >= data.SET_SIZE:
-            found.update(tuple(sorted(t)) for t in combinations(group, data.SET_SIZE))
-    for value in data.VALUES:
-        group = [c for c in res if data.RESOURCE_VALUE[c] == value] + govs
-        if len(group) >= data.SET_SIZE:
-            found.update(tuple(sorted(t)) for t in combinations(group, data.SET_SIZE))
+    for kind in components.RESOURCE_TYPES:
+        group = [c for c in res if components.RESOURCE_TYPE[c] == kind] + [g for g in govs if components.GOVERNOR_TYPE[g] == kind]
+        if len(group) >= components.SET_SIZE:
+            found.update(tuple(sorted(t)) for t in combinations(group, components.SET_SIZE))
+    for value in components.VALUES:
+        group = [c for c in res if components.RESOURCE_VALUE[c] == value] + govs
+        if len(group) >= components.SET_SIZE:
+            found.update(tuple(sorted(t)) for t in combinations(group, components.SET_SIZE))
     return [list(t) for t in sorted(found)]
 
 
@@ -225,7 +360,7 @@ def censor_targets(state: State, seat: int) -> list[int]:
 
 
 def senator_price(state: State) -> int:
-    return data.CONSUL_SENATOR_PRICE if state["counters"]["consul"] else data.SENATOR_PRICE
+    return components.CONSUL_SENATOR_PRICE if state["counters"]["consul"] else components.SENATOR_PRICE
 
 
 def _counters_moves(state: State, seat: int) -> list[Action]:
@@ -233,7 +368,7 @@ def _counters_moves(state: State, seat: int) -> list[Action]:
     out: list[Action] = [{"type": "sell", "cards": t} for t in normal_sets(items)]
     senate = state["senate"][seat]
     if "quaestor" in senate:
-        out += [{"type": "quaestor_sale", "cards": list(t)} for t in combinations(items, data.SET_SIZE)]
+        out += [{"type": "quaestor_sale", "cards": list(t)} for t in combinations(items, components.SET_SIZE)]
     if state["money"][seat] >= senator_price(state):
         out.append({"type": "buy_senator"})
     if "consul" in senate and not state["counters"]["consul"]:  # a second Consul would change nothing
@@ -245,7 +380,7 @@ def _counters_moves(state: State, seat: int) -> list[Action]:
 
 
 def _governor_value_moves(state: State, seat: int) -> list[Action]:
-    return [{"type": "governor_value", "value": v} for v in data.VALUES]
+    return [{"type": "governor_value", "value": v} for v in components.VALUES]
 
 
 _PHASE_MOVES: dict[str, Callable[[State, int], list[Action]]] = {
@@ -267,7 +402,7 @@ def play(state: State, seat: int, action: Action) -> None:
 def _sell_senator(state: State, seat: int, action: Action) -> None:
     """2.8.1: at any time, 5 from the bank for 1 senator; at 0 senators the player is out (2.8.2)."""
     state["senators"][seat] -= 1
-    state["money"][seat] += data.SENATOR_SALE
+    state["money"][seat] += components.SENATOR_SALE
     log(state, "senator_sold", seat=seat)
     if state["senators"][seat] == 0:
         eliminate(state, seat)
@@ -298,7 +433,7 @@ def _resolve_sealed(state: State) -> None:
     war = sealed["kind"] == "war"
     totals = {}
     for s in seats:
-        bonus = data.CAVALRY_BONUS if war and has_influence(state, s, "cavalry") else 0
+        bonus = components.CAVALRY_BONUS if war and has_influence(state, s, "cavalry") else 0
         totals[s] = bids[s] + bonus
         if bonus:
             log(state, "bid_revealed_cavalry", seat=s, amount=bids[s], total=totals[s])
@@ -308,7 +443,7 @@ def _resolve_sealed(state: State) -> None:
     log(state, "bids_to_bank")
     if war:
         best = max(totals.values())
-        if best < data.PROPOSED["war_min_winning_total"]:
+        if best < components.PROPOSED["war_min_winning_total"]:
             log(state, "war_nobody")
             return
         for s in seats:
@@ -360,7 +495,7 @@ def _choose_auction(state: State, seat: int, action: Action) -> None:
         if state["decks"][band]:
             lots.append({"card": state["decks"][band].pop(0), "board": band, "bids": [], "to": None})
         else:
-            log(state, "board_empty", dots=data.BAND_DOTS[band])
+            log(state, "board_empty", dots=components.BAND_DOTS[band])
     if not state["senate_deck"] and state["senate_discard"]:
         deck = sorted(state["senate_discard"])
         rng.shuffle(state, deck)
@@ -382,7 +517,7 @@ def _rebuild_deck(state: State, band: int) -> None:
     rng.shuffle(state, deck)
     state["decks"][band], state["discards"][band] = deck, []
     state["deck_known"][band] = True
-    log(state, "deck_rebuilt", dots=data.BAND_DOTS[band], count=len(deck))
+    log(state, "deck_rebuilt", dots=components.BAND_DOTS[band], count=len(deck))
 
 
 def _bid(state: State, seat: int, action: Action) -> None:
@@ -398,7 +533,7 @@ def _end_bids(state: State, seat: int, action: Action) -> None:
 
 def _gain_card(state: State, seat: int, card: str) -> None:
     """A card bought at auction goes face up in front of its new owner (2.6 A.4)."""
-    if card in data.RESOURCE_VALUE:
+    if card in components.RESOURCE_VALUE:
         state["resources"][seat].append(card)
         state["resources"][seat].sort()
     else:
@@ -427,9 +562,9 @@ def _merchants(state: State, seat: int, action: Action) -> None:
     """2.5 Merchants: once per Auction, a lot for 1, paid to its highest bidder."""
     lot = state["auction"]["lots"][action["lot"]]
     bidder = top_bidder(lot)
-    _take_lot(state, seat, lot, bidder, data.MERCHANTS_PRICE)
+    _take_lot(state, seat, lot, bidder, components.MERCHANTS_PRICE)
     state["auction"]["merchants_used"] = True
-    log(state, "lot_merchants", seat=seat, bidder_seat=bidder, amount=data.MERCHANTS_PRICE,
+    log(state, "lot_merchants", seat=seat, bidder_seat=bidder, amount=components.MERCHANTS_PRICE,
         **card_args(lot["card"]))
 
 
@@ -442,7 +577,7 @@ def _take_lot(state: State, seat: int, lot: dict[str, Any], bidder: int, price: 
 
 def _choose_extortion(state: State, seat: int, action: Action) -> None:
     """2.6 B.1: 3 from the bank (8 with the Lictors); then the Prefects' window (2.5)."""
-    income = data.LICTORS_EXTORTION_INCOME if has_influence(state, seat, "lictors") else data.EXTORTION_INCOME
+    income = components.LICTORS_EXTORTION_INCOME if has_influence(state, seat, "lictors") else components.EXTORTION_INCOME
     state["money"][seat] += income
     log(state, "chooses_extortion", seat=seat, amount=income)
     holder = next((s for s in clockwise(state, seat, include_start=False) if has_influence(state, s, "prefects")),
@@ -486,13 +621,13 @@ def _settle_extortion(state: State, target: int, keeper: int) -> None:
     a Senate or influence card stays face up."""
     ext = state["extortion"]
     card = ext["card"]
-    if card in data.RESOURCE_VALUE:
+    if card in components.RESOURCE_VALUE:
         state["resources"][target].remove(card)
         for zone in (state["hands"][keeper], state["known"][keeper]):
             zone.append(card)
             zone.sort()
     elif keeper != target:
-        zone = "senate" if card in data.SENATE_COUNTS else "influence"
+        zone = "senate" if card in components.SENATE_COUNTS else "influence"
         state[zone][target].remove(card)
         state[zone][keeper].append(card)
         state[zone][keeper].sort()
@@ -540,9 +675,9 @@ def _join_counters(state: State, seat: int, action: Action) -> None:
     counters = state["counters"]
     counters["queue"].pop(0)
     counters["joined"].append(seat)
-    state["money"][seat] -= data.COUNTERS_JOIN_FEE
-    state["money"][state["active"]] += data.COUNTERS_JOIN_FEE
-    log(state, "counters_join", seat=seat, active_seat=state["active"], amount=data.COUNTERS_JOIN_FEE)
+    state["money"][seat] -= components.COUNTERS_JOIN_FEE
+    state["money"][state["active"]] += components.COUNTERS_JOIN_FEE
+    log(state, "counters_join", seat=seat, active_seat=state["active"], amount=components.COUNTERS_JOIN_FEE)
     _open_counters(state, seat)
 
 
@@ -562,11 +697,11 @@ def _quaestor_sale(state: State, seat: int, action: Action) -> None:
 
 
 def _start_sale(state: State, seat: int, cards: list[str], kind: str) -> None:
-    govs = [c for c in cards if c in data.GOVERNOR_TYPE]
-    res = [c for c in cards if c in data.RESOURCE_VALUE]
+    govs = [c for c in cards if c in components.GOVERNOR_TYPE]
+    res = [c for c in cards if c in components.RESOURCE_VALUE]
     sale: dict[str, Any] = {"cards": cards, "kind": kind, "values": [], "todo": []}
     if kind == "value" and res:
-        sale["values"] = [[g, data.RESOURCE_VALUE[res[0]]] for g in govs]  # forced: the set's common value
+        sale["values"] = [[g, components.RESOURCE_VALUE[res[0]]] for g in govs]  # forced: the set's common value
     elif kind == "value":
         sale["todo"] = govs[:1]  # three Governors: one chosen common value
     else:
@@ -591,11 +726,11 @@ def _governor_value(state: State, seat: int, action: Action) -> None:
 
 def sale_payment(cards: list[str], values: dict[str, int], kind: str, pontifex: bool) -> tuple[int, int, int]:
     """(sum of values, run bonus, Pontifex bonus) of a sale (2.6 C.2, 2.3 Quaestor, 2.5 Pontifex)."""
-    counted = [data.RESOURCE_VALUE[c] if c in data.RESOURCE_VALUE else values[c] for c in cards]
+    counted = [components.RESOURCE_VALUE[c] if c in components.RESOURCE_VALUE else values[c] for c in cards]
     ordered = sorted(counted)
     run = (kind == "type" and all(ordered[i + 1] == ordered[i] + 1 for i in range(len(ordered) - 1)))
-    bonus = data.RUN_BONUS if run else 0
-    pontifex_bonus = data.PONTIFEX_BONUS * counted.count(1) if pontifex else 0
+    bonus = components.RUN_BONUS if run else 0
+    pontifex_bonus = components.PONTIFEX_BONUS * counted.count(1) if pontifex else 0
     return sum(counted), bonus, pontifex_bonus
 
 
@@ -607,14 +742,14 @@ def _complete_sale(state: State, seat: int) -> None:
     amount = total + run + pontifex
     state["money"][seat] += amount
     for card in cards:  # sold cards and used Senate cards are discarded (2.6 C.3)
-        if card in data.RESOURCE_VALUE:
+        if card in components.RESOURCE_VALUE:
             if card in state["hands"][seat]:
                 state["hands"][seat].remove(card)
                 if card in state["known"][seat]:
                     state["known"][seat].remove(card)
             else:
                 state["resources"][seat].remove(card)
-            state["discards"][data.RESOURCE_BAND[card]].append(card)
+            state["discards"][components.RESOURCE_BAND[card]].append(card)
         else:
             state["senate"][seat].remove(card)
             state["senate_discard"].append(card)
@@ -642,7 +777,7 @@ def _play_consul(state: State, seat: int, action: Action) -> None:
     state["senate"][seat].remove("consul")
     state["senate_discard"].append("consul")
     state["counters"]["consul"] = True
-    log(state, "consul", seat=seat, price=data.CONSUL_SENATOR_PRICE)
+    log(state, "consul", seat=seat, price=components.CONSUL_SENATOR_PRICE)
 
 
 def _censor(state: State, seat: int, action: Action) -> None:
@@ -689,17 +824,17 @@ def _draw_event(state: State) -> None:
     log(state, "event", seat=state["active"], **card_args(card))
     if card == "war":
         state["wars"] += 1
-        if state["wars"] >= data.WARS_TO_END:  # 2.9.1: the 4th War is not resolved; the game ends
+        if state["wars"] >= components.WARS_TO_END:  # 2.9.1: the 4th War is not resolved; the game ends
             log(state, "last_war")
             finish(state, "war")
             return
         _open_sealed(state, "war", None)
-    elif card in data.DEFICIT_AMOUNT:
-        _open_sealed(state, "deficit", data.DEFICIT_AMOUNT[card])
+    elif card in components.DEFICIT_AMOUNT:
+        _open_sealed(state, "deficit", components.DEFICIT_AMOUNT[card])
     elif card == "new_senator":
-        state["offer"] = {"price": data.NEW_SENATOR_START, "order": clockwise(state, state["active"])}
+        state["offer"] = {"price": components.NEW_SENATOR_START, "order": clockwise(state, state["active"])}
         state["phase"] = OFFER
-        log(state, "offer_price", price=data.NEW_SENATOR_START)
+        log(state, "offer_price", price=components.NEW_SENATOR_START)
     elif card == "civil_conflict":
         _civil_conflict(state)
         after_event(state)
@@ -722,7 +857,7 @@ def charge(state: State, seat: int, amount: int) -> None:
     at 0 senators he is out (2.8.2) and pays nothing more."""
     while state["money"][seat] < amount:
         state["senators"][seat] -= 1
-        state["money"][seat] += data.SENATOR_SALE
+        state["money"][seat] += components.SENATOR_SALE
         log(state, "senator_sold_debt", seat=seat)
         if state["senators"][seat] == 0:
             eliminate(state, seat)
@@ -732,23 +867,23 @@ def charge(state: State, seat: int, amount: int) -> None:
 
 def _civil_conflict(state: State) -> None:
     for seat in clockwise(state, state["active"]):
-        if any(c in data.GOVERNOR_TYPE for c in state["senate"][seat]):
+        if any(c in components.GOVERNOR_TYPE for c in state["senate"][seat]):
             log(state, "civil_exempt", seat=seat)
             continue
-        charge(state, seat, data.CIVIL_CONFLICT_TAX)
+        charge(state, seat, components.CIVIL_CONFLICT_TAX)
         if not state["out"][seat]:
-            log(state, "civil_paid", seat=seat, amount=data.CIVIL_CONFLICT_TAX)
+            log(state, "civil_paid", seat=seat, amount=components.CIVIL_CONFLICT_TAX)
 
 
 def _eviction(state: State) -> None:
     for seat in clockwise(state, state["active"]):
-        govs = [c for c in state["senate"][seat] if c in data.GOVERNOR_TYPE]
+        govs = [c for c in state["senate"][seat] if c in components.GOVERNOR_TYPE]
         if not govs:
             continue
         if has_influence(state, seat, "tribunes"):
             log(state, "evict_protected", seat=seat)
             continue
-        state["senate"][seat] = [c for c in state["senate"][seat] if c not in data.GOVERNOR_TYPE]
+        state["senate"][seat] = [c for c in state["senate"][seat] if c not in components.GOVERNOR_TYPE]
         state["senate_discard"] += govs
         log(state, "evicted", seat=seat, **cards_args(govs))
 
@@ -758,7 +893,7 @@ def _senate_majority(state: State) -> None:
     counts = {s: state["senators"][s] for s in seats}
     for seat in seats:
         weaker = sum(1 for o in seats if o != seat and counts[o] < counts[seat])
-        each = data.PRINCEPS_PER_WEAKER if has_influence(state, seat, "princeps") else data.MAJORITY_PER_WEAKER
+        each = components.PRINCEPS_PER_WEAKER if has_influence(state, seat, "princeps") else components.MAJORITY_PER_WEAKER
         state["money"][seat] += weaker * each
         if weaker:
             log(state, "majority_income", seat=seat, amount=weaker * each, weaker=weaker)
@@ -784,7 +919,7 @@ def eliminate(state: State, seat: int) -> None:
     if resources:
         log(state, "eliminated_cards", seat=seat, **cards_args(sorted(resources)))
     for card in resources:
-        state["discards"][data.RESOURCE_BAND[card]].append(card)
+        state["discards"][components.RESOURCE_BAND[card]].append(card)
     state["senate_discard"] += state["senate"][seat]
     if state["senate"][seat] or state["influence"][seat]:
         log(state, "eliminated_cards", seat=seat, **cards_args(state["senate"][seat] + state["influence"][seat]))
@@ -814,8 +949,8 @@ def _discard_lots(state: State) -> None:
         if lot["to"] is None:
             card = lot["card"]
             lot["to"] = -1
-            if card in data.RESOURCE_VALUE:
-                state["discards"][data.RESOURCE_BAND[card]].append(card)
+            if card in components.RESOURCE_VALUE:
+                state["discards"][components.RESOURCE_BAND[card]].append(card)
             else:
                 state["senate_discard"].append(card)
             log(state, "lot_discarded", **card_args(card))
@@ -885,7 +1020,7 @@ def _adv_offer(state: State) -> bool:
     if offer["order"]:
         return False
     # A full round without a taker: the price drops by 1, down to the floor (2.4 fill 3).
-    if offer["price"] - 1 < data.PROPOSED["new_senator_floor"]:
+    if offer["price"] - 1 < components.PROPOSED["new_senator_floor"]:
         log(state, "offer_unsold")
         after_event(state)
         return True
@@ -1029,7 +1164,7 @@ def refusal(state: State, seat: int, action: Action) -> str | None:
         if any(s == seat for s, _a in lot["bids"]):
             return "You already have a cube on that lot."
         amount = action.get("amount")
-        spaces = data.PROPOSED["bid_spaces"]
+        spaces = components.PROPOSED["bid_spaces"]
         if amount not in spaces or isinstance(amount, bool):
             return f"A bid goes on one of the bid spaces, {spaces[0]} to {spaces[-1]}."
         if amount <= best_bid(lot):
@@ -1054,20 +1189,6 @@ _ALWAYS_TYPES = {BIDDING: ("bid",), SETTLING: ("buy_lot", "merchants"), EXTORT_A
                  OFFER: ("accept_senator",), COUNTERS: ("buy_senator", "sell", "quaestor_sale", "censor"),
                  EXTORT_TARGET: ("extort",)}
 
-# Random playouts (conformance suite, novice bots): selling a senator outside a debt is rare, and each lot
-# weighs as much as finishing one's bids, whatever the number of bid spaces left on it.
-SELL_SENATOR_WEIGHT = 0.02
 # Random games last about 45 actions per player (at most about 80 in 3,600 measured games); the bound leaves
 # a wide margin and keeps the conformance suite's sampling of mid-game states dense.
 ACTION_BOUND_PER_PLAYER = 200
-
-
-def playout_weight(state: State, seat: int, action: Action) -> float:
-    kind = action["type"]
-    if kind == "sell_senator":
-        return SELL_SENATOR_WEIGHT
-    if kind == "bid":
-        lot = state["auction"]["lots"][action["lot"]]
-        room = min(state["money"][seat] - committed(state, seat), data.PROPOSED["bid_spaces"][-1])
-        return 1.0 / max(1, room - best_bid(lot))
-    return 1.0

@@ -1,5 +1,4 @@
-"""What a seat may see (RULINGS 0.1, 0.4, 2.7), the final outcome (2.9), and the resample used by the leak
-test and by bots.
+"""What a seat may see (RULES 0.1, 0.4, 2.7), and the resample used by the leak test and by bots.
 
 The view is built as an allow-list. Money is secret: a seat sees its own purse and nothing of anyone
 else's until the game is over. Hands are secret except for the cards the whole table saw going into them
@@ -11,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core import State, clone, log_visible, rng, score_line
+from games.core import State, clone, log_visible, rng
 
-from . import data
-from .state import OVER, living
+from . import components
+from .rules import OVER, living
 
 # Resample only: other players' purses are redrawn uniformly between what the table knows they must hold
 # (their open bids) and that plus this spread. Not a game rule; bots must not read anything into it.
@@ -26,7 +25,7 @@ def _hidden_bands(state: State, seat: int) -> list[int]:
     known = state["known"][seat]
     for card in state["hands"][seat]:
         if card not in known:
-            counts[data.RESOURCE_BAND[card]] += 1
+            counts[components.RESOURCE_BAND[card]] += 1
     return counts
 
 
@@ -114,50 +113,6 @@ def observe(state: State, seat: int | None) -> dict[str, Any]:
     return view
 
 
-# ==================================================================================== outcome (2.9)
-
-def score(state: State) -> dict[str, Any]:
-    n = state["players"]
-    senators = list(state["senators"])
-    money = state["money"]
-    alive = living(state)
-    tiebreak = None
-    if state["end"] == "last_standing" or len(alive) <= 1:
-        if alive:
-            winners = alive
-            tiebreak = {"en": "Every other player left the game: the last one in wins.",
-                        "fr": "Tous les autres joueurs sont sortis du jeu : le dernier en lice gagne."}
-        else:
-            last = max(s for s in state["out_at"] if s is not None)
-            winners = [s for s in range(n) if state["out_at"][s] == last]
-            tiebreak = {"en": "The last players left the game together: they share the victory.",
-                        "fr": "Les derniers joueurs sont sortis ensemble : ils partagent la victoire."}
-    else:
-        most = max(senators[s] for s in alive)
-        tied = [s for s in alive if senators[s] == most]
-        if len(tied) == 1:
-            winners = tied
-        else:
-            richest = max(money[s] for s in tied)
-            winners = [s for s in tied if money[s] == richest]
-            if len(winners) == 1:
-                tiebreak = {"en": "Tied on senators: the richest of them wins.",
-                            "fr": "Égalité de sénateurs : le plus riche l'emporte."}
-            else:
-                tiebreak = {"en": "Tied on senators and on money: the victory is shared.",
-                            "fr": "Égalité de sénateurs et d'argent : la victoire est partagée."}
-    breakdown = []
-    for s in range(n):
-        if state["out"][s]:
-            breakdown.append([score_line("Out of the game (no senator left)", "Sorti du jeu (plus de sénateur)", 0)])
-            continue
-        breakdown.append([
-            score_line("Senators", "Sénateurs", senators[s]),
-            score_line(f"Money: {money[s]} (tiebreak only)", f"Argent : {money[s]} (départage seulement)", 0),
-        ])
-    return {"scores": senators, "winners": winners, "breakdown": breakdown, "tiebreak": tiebreak}
-
-
 # ==================================================================================== resample
 
 def resample(state: State, seat: int | None, seed: int) -> State:
@@ -180,7 +135,7 @@ def resample(state: State, seat: int | None, seed: int) -> State:
         pool: list[str] = []
         slots = []
         for s in hidden:
-            unknown = [c for c in state["hands"][s] if c not in state["known"][s] and data.RESOURCE_BAND[c] == band]
+            unknown = [c for c in state["hands"][s] if c not in state["known"][s] and components.RESOURCE_BAND[c] == band]
             pool += unknown
             slots.append((s, len(unknown)))
         deck = list(state["decks"][band])
@@ -236,8 +191,8 @@ def _resample_events(state: State, holder: dict[str, Any]) -> list[str]:
         rng.shuffle(holder, deck)
         return deck
     # Public counts: every War drawn so far came from the upper pile.
-    upper_wars = data.ANTI_BAD_LUCK_PILES[0][1] - state["wars"]
-    lower_wars = data.ANTI_BAD_LUCK_PILES[1][1]
+    upper_wars = components.ANTI_BAD_LUCK_PILES[0][1] - state["wars"]
+    lower_wars = components.ANTI_BAD_LUCK_PILES[1][1]
     others = sorted(e for e in remaining if e != "war")
     rng.shuffle(holder, others)
     top = others[:upper - upper_wars] + ["war"] * upper_wars

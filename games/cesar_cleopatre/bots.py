@@ -2,8 +2,8 @@
 
 The Strong bot searches a few turns ahead (ISMCTS over determinisations) and then judges the position with
 `evaluate`: the points already won, plus, for every group still open, the patricians left shared out by
-who leads its vote now (sums of influence, reversed when the Philosopher counts differ, RULINGS 1.6.2),
-with the majority, "all of them" and mission bonuses (RULINGS 1.10) counted on the projected shares.
+who leads its vote now (sums of influence, reversed when the Philosopher counts differ, RULES 1.6.2),
+with the majority, "all of them" and mission bonuses (RULES 1.10) counted on the projected shares.
 Every state these hooks see is a determinisation (the opponent's face-down cards and hand are guesses
 consistent with what the bot's seat knows), never the true state of a table.
 """
@@ -11,16 +11,14 @@ consistent with what the bot's seat knows), never the true state of a table.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from games.core import Action, Game, Seat, State
-from games.core.bots import BotHooks
+from games.core.bots import BotHooks, move_weight
 
-from .cards import (
+from .components import (
     ALL_POINTS, GROUP_INDEX, GROUP_SIZE, MAJORITY, MAJORITY_POINTS, MISSION_POINTS, MISSION_THRESHOLD,
-    PATRICIAN_POINTS, PHILOSOPHER,
+    PATRICIAN_POINTS, PHILOSOPHER, strength,
 )
-from .rules import strength
 
 PHILOSOPHER_CARD = str(PHILOSOPHER)  # influence cards are kept as strings of digits in the state
 
@@ -28,8 +26,6 @@ PHILOSOPHER_CARD = str(PHILOSOPHER)  # influence cards are kept as strings of di
 LEAD_SCALE = 3.0
 # How sharply a projected point lead turns into a winning chance.
 POINT_SCALE = 2.0
-# Novice weights: a beginner mostly places influence, draws influence, rarely stays passive.
-NOVICE_WEIGHTS = {"passive": 0.05, "play_action": 0.12, "discard": 1.0, "end_turn": 0.3}
 
 
 def sigmoid(x: float) -> float:
@@ -41,7 +37,7 @@ def sigmoid(x: float) -> float:
 
 
 def group_share(state: State, gi: int, seat: int) -> float:
-    """The chance that `seat` wins the next vote of group `gi` as the cards stand (RULINGS 1.6)."""
+    """The chance that `seat` wins the next vote of group `gi` as the cards stand (RULES 1.6)."""
     up, down = state["up"], state["down"]
     mine = up[seat][gi] + down[seat][gi]
     theirs = up[1 - seat][gi] + down[1 - seat][gi]
@@ -54,7 +50,7 @@ def group_share(state: State, gi: int, seat: int) -> float:
 
 
 def projected_points(state: State, seat: int) -> float:
-    """Points won plus a smooth projection of the open groups (RULINGS 1.10)."""
+    """Points won plus a smooth projection of the open groups (RULES 1.10)."""
     total = 0.0
     mission = GROUP_INDEX[state["missions"][seat]]
     left = state["left"]
@@ -99,7 +95,7 @@ class CesarCleopatreHooks(BotHooks):
             elif kind == "refill":  # all missing cards at once, `influence` of them from that reserve
                 out.append(1.0 + a["influence"])
             else:
-                out.append(NOVICE_WEIGHTS.get(kind, 1.0))
+                out.append(move_weight(game.slug, kind))
         return out
 
     def evaluate(self, game: Game, state: State) -> list[float]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import ACTION_NAMES, END_REASONS, GROUP_NAMES, PILE_NAMES, VOTE_CARD_NAMES
+from .components import ACTION_NAMES, END_REASONS, GROUP_NAMES, PILE_NAMES, VOTE_CARD_NAMES
 
 MESSAGES: dict[str, dict[str, str]] = {
     "setup_done": {"en": "{seat} has placed a face-down card at each group.",

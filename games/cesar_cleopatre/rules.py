@@ -1,6 +1,6 @@
 """The rules of César & Cléopâtre: the state, the legal moves of each phase and what every move does.
 
-Rule numbers are those of ../shared/RULINGS.md §1 and of RULES.md in this package (which follows them).
+Rule numbers are those of RULES.md in this package.
 
 The state (plain JSON) holds:
   options; phase; active (the seat whose turn it is); turn (a counter); t (public flags of the turn);
@@ -11,53 +11,27 @@ The state (plain JSON) holds:
   setup[p] (setup series still to place), arrange[p] (action cards still to stack, "arrange" option);
   pending (an announced action card waiting for the Veto window); castle (a Castling being redealt);
   exhausted (groups emptied); passes (pure passes in a row); ended (None or the reason);
-  knowledge[p]: what seat p knows of his opponent's hidden cards (knowledge.py), used by resample only; a
+  knowledge[p]: what seat p knows of his opponent's hidden cards (the knowledge pools of view.py), used by resample only; a
   spectator's knowledge is derived from the public counts when needed (view.py).
 
-Influence cards are kept as strings of digits, one per card ("0" is a Philosopher), sorted except in a
-reserve: "0135" is a Philosopher, a 1, a 3 and a 5. A state is copied at every action, and a string copies
-far faster than a list (see cards_of and the helpers below); actions, views and the log use int values.
+Influence cards are kept as strings of digits (see components.py: cards_of and the helpers beside it).
 """
 
 from __future__ import annotations
 
-from bisect import bisect, insort
-from functools import lru_cache
+from bisect import insort
 from typing import Any
 
-from games.core import log_entry, rng, score_line
+from games.core import Action, Seat, State, log_entry, rng
 
-from . import knowledge as kn
-from .cards import (
-    ALL_POINTS,
-    EXHAUSTED_GROUPS_FOR_ORGY_REMOVAL,
-    FIRST_SEAT,
-    GROUP_INDEX,
-    GROUP_LIMIT,
-    GROUP_NAMES,
-    GROUP_SIZE,
-    GROUPS,
-    HAND_SIZE,
-    MAJORITY,
-    MAJORITY_POINTS,
-    MISSION_POINTS,
-    MISSION_THRESHOLD,
-    MISSIONS,
-    ORGY,
-    ORGY_RESHUFFLE,
-    OWN_LIMIT,
-    PATRICIAN_POINTS,
-    PHILOSOPHER,
-    SETUP_SERIES,
-    VOTE_CARDS,
-    action_deck,
-    influence_reserve,
+from . import view as kn  # the knowledge operations: what each seat knows of hidden cards
+from .components import (
+    EXHAUSTED_GROUPS_FOR_ORGY_REMOVAL, FIRST_SEAT, GROUP_INDEX, GROUP_LIMIT, GROUP_SIZE, GROUPS, HAND_SIZE,
+    MISSIONS, ORGY, ORGY_RESHUFFLE, OWN_LIMIT, PHILOSOPHER, SETUP_SERIES, VOTE_CARDS, ZONE_DOWN, action_deck,
+    cards_of, influence_reserve, kinds_of, merged, strength, values_of, with_card, without_card,
 )
 
-State = dict[str, Any]
-Action = dict[str, Any]
 
-ZONE_DOWN = tuple(f"d{i}" for i in range(len(GROUPS)))  # knowledge zones of the face-down cards per group
 
 PASSIVE = {"type": "passive"}
 VETO = {"type": "veto"}
@@ -68,11 +42,11 @@ END_TURN = {"type": "end_turn"}
 
 
 def initial_state(rng_state: int, options: dict[str, Any]) -> State:
-    """RULINGS 1.3: the forum, the parties, the action piles, the secret missions; Cléopâtre will start."""
+    """RULES 1.3: the forum, the parties, the action piles, the secret missions; Cléopâtre will start."""
     state: State = {"players": 2, "rng": rng_state, "log": [], "options": dict(options)}
     deck = list(VOTE_CARDS)
     removed: list[str] = []
-    if options["orgy_removed_before"]:  # author's option (b), RULINGS 1.5.5
+    if options["orgy_removed_before"]:  # author's option (b), RULES 1.5.5
         deck.remove(ORGY)
         removed.append(ORGY)
     rng.shuffle(state, deck)
@@ -108,7 +82,7 @@ def initial_state(rng_state: int, options: dict[str, Any]) -> State:
         "vote_deck": deck,
         "vote_discard": [],
         "vote_removed": removed,
-        "missions": missions[:2],  # the other four go back to the box unseen (RULINGS 1.3.5)
+        "missions": missions[:2],  # the other four go back to the box unseen (RULES 1.3.5)
         "setup": [cards_of(SETUP_SERIES), cards_of(SETUP_SERIES)],
         "arrange": [sorted(action_deck()), sorted(action_deck())] if arrange else [[], []],
         "pending": None,
@@ -171,7 +145,7 @@ def copy_pools(pools: list[kn.Pool]) -> list[kn.Pool]:
 def fresh_turn(final: bool = False) -> dict[str, Any]:
     """The public flags of a turn: started (an active move was made), mode/placed (the influence placement),
     action ("none", "used" or "barred"), passive, discarded, drew (cards drawn this turn, private: only
-    their count is shown), final (RULINGS 1.9.3)."""
+    their count is shown), final (RULES 1.9.3)."""
     return {"started": False, "mode": None, "placed": 0, "action": "none", "passive": False,
             "discarded": 0, "drew": [], "final": final}
 
@@ -192,50 +166,8 @@ def distinct(cards: list[Any]) -> list[Any]:
     return out
 
 
-# Influence cards as strings of digits (see the module docstring).
-
-
-def cards_of(values: Any) -> str:
-    """Influence values -> their sorted string: [3, 0, 5] -> "035"."""
-    return "".join(sorted(map(str, values)))
-
-
-def values_of(cards: str) -> list[int]:
-    """A string of influence cards -> their values, in the string's order."""
-    return [int(c) for c in cards]
-
-
-@lru_cache(maxsize=4096)
-def kinds_of(cards: str) -> tuple[int, ...]:
-    """The different values among influence cards, ascending (asked at almost every move generation, about
-    few different hands: remembered)."""
-    return tuple(int(c) for c in sorted(set(cards)))
-
-
-def with_card(cards: str, value: int) -> str:
-    """A sorted string of cards with one more card."""
-    c = str(value)
-    i = bisect(cards, c)
-    return cards[:i] + c + cards[i:]
-
-
-def without_card(cards: str, value: int) -> str:
-    """A string of cards with one card of `value` less."""
-    i = cards.index(str(value))
-    return cards[:i] + cards[i + 1:]
-
-
-def merged(cards: str, more: str) -> str:
-    return "".join(sorted(cards + more))
-
-
-def strength(cards: str) -> int:
-    """The sum of influence cards (a Philosopher counts 0, RULINGS 1.6.1)."""
-    return sum(map(int, cards))
-
-
 def room(state: State, gi: int, p: int) -> int:
-    """How many more cards seat p may place at group gi (RULINGS 1.4.3: 5 of his own, 8 in all; 1.4.8:
+    """How many more cards seat p may place at group gi (RULES 1.4.3: 5 of his own, 8 in all; 1.4.8:
     none at an exhausted group)."""
     if not state["left"][gi]:
         return 0
@@ -255,7 +187,7 @@ def hand_size(state: State, p: int) -> int:
 
 
 def piles(state: State, p: int) -> list[str]:
-    """The reserves seat p can draw from (RULINGS 1.4.5: an empty one is skipped)."""
+    """The reserves seat p can draw from (RULES 1.4.5: an empty one is skipped)."""
     out = []
     if state["reserve"][p]:
         out.append("influence")
@@ -318,8 +250,8 @@ def moves(state: State, seat: int) -> list[Action]:
 
 
 def setup_moves(state: State, seat: int) -> list[Action]:
-    """RULINGS 1.3.4: one card of the setup series per group, face down, group after group; then (option
-    "arrange", RULINGS 1.3.3) the action pile, card after card from the top."""
+    """RULES 1.3.4: one card of the setup series per group, face down, group after group; then (option
+    "arrange", RULES 1.3.3) the action pile, card after card from the top."""
     if state["setup"][seat]:
         group = GROUPS[len(GROUPS) - len(state["setup"][seat])]
         return [{"type": "setup_place", "group": group, "value": v} for v in kinds_of(state["setup"][seat])]
@@ -328,7 +260,7 @@ def setup_moves(state: State, seat: int) -> list[Action]:
 
 def place_moves(state: State, p: int, down: bool, up: bool, pair: bool) -> list[Action]:
     """Influence placements of seat p. `pair`: a first face-up card is legal only if a second face-up card
-    can follow it (RULINGS 1.4.2: exactly two face up)."""
+    can follow it (RULES 1.4.2: exactly two face up)."""
     hand = state["hand"][p]
     if not hand:
         return []
@@ -356,9 +288,9 @@ def placement_done(t: dict[str, Any]) -> bool:
 
 
 def turn_moves(state: State, p: int) -> list[Action]:
-    """An active turn (RULINGS 1.4.2): the placement, the optional action card, then the refill, which also
+    """An active turn (RULES 1.4.2): the placement, the optional action card, then the refill, which also
     says "no (more) action card". The first active move makes the turn active; "passive" is offered only at
-    its start (RULINGS 1.4.1), and is the only move when no placement is possible (RULINGS 1.4.6)."""
+    its start (RULES 1.4.1), and is the only move when no placement is possible (RULES 1.4.6)."""
     t = state["t"]
     if t["mode"] == "up" and t["placed"] == 1:  # the second face-up card, and nothing else
         return place_moves(state, p, down=False, up=True, pair=False)
@@ -371,7 +303,7 @@ def turn_moves(state: State, p: int) -> list[Action]:
     elif t["placed"] == 0:
         out += place_moves(state, p, down=True, up=True, pair=True)
     elif (t["mode"] == "down" and t["placed"] == 1 and t["action"] == "none"
-          and state["options"]["two_face_down"]):  # the Italian house rule (RULINGS 1.4.4)
+          and state["options"]["two_face_down"]):  # the Italian house rule (RULES 1.4.4)
         out += place_moves(state, p, down=True, up=False, pair=False)
     if t["action"] == "none":
         out += action_moves(state, p)
@@ -381,7 +313,7 @@ def turn_moves(state: State, p: int) -> list[Action]:
 
 
 def refill_moves(state: State, p: int) -> list[Action]:
-    """The refill (RULINGS 1.4.2.6, 1.4.3): one card at a time from the reserve of one's choice, or, when two
+    """The refill (RULES 1.4.2.6, 1.4.3): one card at a time from the reserve of one's choice, or, when two
     or more cards are missing and both reserves have cards, all of them at once: `influence` of them from
     the influence reserve and the rest from the action reserve. Nothing to draw: "end_turn"."""
     need = HAND_SIZE - hand_size(state, p)
@@ -397,30 +329,30 @@ def refill_moves(state: State, p: int) -> list[Action]:
 
 
 def action_moves(state: State, p: int) -> list[Action]:
-    """Every action card seat p may announce now, with its targets (RULINGS 1.8; 1.8.8: not without a
+    """Every action card seat p may announce now, with its targets (RULES 1.8; 1.8.8: not without a
     target). A Veto is only ever played in the opponent's window."""
     opp = other(p)
     up, down, left = state["up"], state["down"], state["left"]
     out: list[Action] = []
     for card in distinct(state["hand_actions"][p]):
-        if card == "assassination":  # RULINGS 1.8.2: a face-up opponent card
+        if card == "assassination":  # RULES 1.8.2: a face-up opponent card
             for gi, cards in enumerate(up[opp]):
                 for v in kinds_of(cards):
                     out.append({"type": "play_action", "card": card, "group": GROUPS[gi], "value": v})
-        elif card == "spy":  # RULINGS 1.8.3
+        elif card == "spy":  # RULES 1.8.3
             if hand_size(state, opp):
                 out.append({"type": "play_action", "card": card})
-        elif card == "castling":  # RULINGS 1.8.4: two open groups holding at least one of your cards
+        elif card == "castling":  # RULES 1.8.4: two open groups holding at least one of your cards
             open_groups = [gi for gi, n in enumerate(left) if n]
             for a, gi in enumerate(open_groups):
                 for gj in open_groups[a + 1:]:
                     if up[p][gi] or down[p][gi] or up[p][gj] or down[p][gj]:
                         out.append({"type": "play_action", "card": card, "groups": [GROUPS[gi], GROUPS[gj]]})
-        elif card == "scout":  # RULINGS 1.8.5: a group where the opponent has face-down cards
+        elif card == "scout":  # RULES 1.8.5: a group where the opponent has face-down cards
             for gi, cards in enumerate(down[opp]):
                 if cards:
                     out.append({"type": "play_action", "card": card, "group": GROUPS[gi]})
-        elif card == "wrath":  # RULINGS 1.8.6: a group with cards
+        elif card == "wrath":  # RULES 1.8.6: a group with cards
             for gi in range(len(GROUPS)):
                 if cards_at(state, gi):
                     out.append({"type": "play_action", "card": card, "group": GROUPS[gi]})
@@ -428,7 +360,7 @@ def action_moves(state: State, p: int) -> list[Action]:
 
 
 def castle_moves(state: State, p: int) -> list[Action]:
-    """RULINGS 1.8.4: the cards taken back go face down, one at a time, to either of the two groups, within
+    """RULES 1.8.4: the cards taken back go face down, one at a time, to either of the two groups, within
     the limits. Any such step keeps the rest placeable (their total room only shrinks by the card placed)."""
     castle = state["castle"]
     out: list[Action] = []
@@ -440,7 +372,7 @@ def castle_moves(state: State, p: int) -> list[Action]:
 
 
 def exchange_moves(state: State, p: int) -> list[Action]:
-    """A passive turn (RULINGS 1.4.3): discard any number of cards, then refill to 5."""
+    """A passive turn (RULES 1.4.3): discard any number of cards, then refill to 5."""
     t = state["t"]
     out: list[Action] = []
     if not t["drew"]:
@@ -531,7 +463,7 @@ def maybe_start(state: State) -> None:
 
 
 def start_turn(state: State, seat: int) -> None:
-    """RULINGS 1.9.2 and 1.9.3 are checked at the start of every turn."""
+    """RULES 1.9.2 and 1.9.3 are checked at the start of every turn."""
     state["turn"] += 1
     state["pending"] = None
     left = [len(state["hand"][q]) + len(state["reserve"][q]) for q in (0, 1)]
@@ -557,7 +489,7 @@ def next_turn(state: State) -> None:
 
 
 def place(state: State, p: int, action: Action) -> None:
-    """Influence from hand to a group (RULINGS 1.4.2), face down (only its owner sees it) or face up."""
+    """Influence from hand to a group (RULES 1.4.2), face down (only its owner sees it) or face up."""
     v, gi, face = action["value"], GROUP_INDEX[action["group"]], action["face"]
     state["hand"][p] = without_card(state["hand"][p], v)
     if face == "down":
@@ -583,7 +515,7 @@ def place(state: State, p: int, action: Action) -> None:
 
 
 def proceed(state: State) -> None:
-    """Placement made and action card settled: 8-card votes (RULINGS 1.4.5), refill (1.4.6), vote card (1.4.7)."""
+    """Placement made and action card settled: 8-card votes (RULES 1.4.5), refill (1.4.6), vote card (1.4.7)."""
     if eight_card_votes(state):
         return
     refill(state)
@@ -634,7 +566,7 @@ def draw_card(state: State, p: int, pile: str, replacement: bool = False) -> Any
 
 
 def refill(state: State) -> None:
-    """Draw up to 5 (RULINGS 1.4.2.6, 1.4.3); the player chooses each card's reserve only when both have cards."""
+    """Draw up to 5 (RULES 1.4.2.6, 1.4.3); the player chooses each card's reserve only when both have cards."""
     p = state["active"]
     while hand_size(state, p) < HAND_SIZE:
         available = piles(state, p)
@@ -660,7 +592,7 @@ def after_refill(state: State) -> None:
         if not state["ended"]:
             next_turn(state)
         return
-    # The end of a passive turn (RULINGS 1.4.3: no vote card). Two pure passes in a row end the game (1.4.7).
+    # The end of a passive turn (RULES 1.4.3: no vote card). Two pure passes in a row end the game (1.4.7).
     if t["discarded"] or t["drew"]:
         state["passes"] = 0
     else:
@@ -689,7 +621,7 @@ def exchange_discard(state: State, p: int, action: Action) -> None:
 
 
 def check_final(state: State) -> None:
-    """RULINGS 1.9.3: the last turn places every influence card the limits allow, then its 8-card votes."""
+    """RULES 1.9.3: the last turn places every influence card the limits allow, then its 8-card votes."""
     p = state["active"]
     if can_place(state, p):
         return
@@ -697,12 +629,12 @@ def check_final(state: State) -> None:
         end_game(state, "final_turn")
 
 
-# --- action cards (RULINGS 1.8)
+# --- action cards (RULES 1.8)
 
 
 def announce(state: State, p: int, action: Action) -> None:
     """An action card is shown with its targets; the Veto window opens for the opponent, whether or not he
-    holds a Veto (RULINGS 0.2, 1.8.7). The card is spent even if vetoed (1.8.1)."""
+    holds a Veto (RULES 0.2, 1.8.7). The card is spent even if vetoed (1.8.1)."""
     card = action["card"]
     state["hand_actions"][p].remove(card)
     insort(state["action_discard"][p], card)
@@ -765,7 +697,7 @@ def resolve_action(state: State) -> None:
     elif card == "spy":
         state["pending"] = None
         state["phase"] = "spy"
-        # Only the spy learns the hand (RULINGS 1.8.3), so only his knowledge changes.
+        # Only the spy learns the hand (RULES 1.8.3), so only his knowledge changes.
         kn.learn(state["knowledge"][p]["influence"], "hand", values_of(state["hand"][opp]))
         kn.learn(state["knowledge"][p]["action"], "hand", state["hand_actions"][opp])
         log(state, "spy_seen", to=[p], seat=opp,
@@ -787,7 +719,7 @@ def turn_up(state: State, gi: int, q: int) -> None:
 
 
 def spy_pick(state: State, p: int, action: Action) -> None:
-    """RULINGS 1.8.3: the spied player discards the chosen card and draws a replacement from the reserve of
+    """RULES 1.8.3: the spied player discards the chosen card and draws a replacement from the reserve of
     his choice (asked only when both reserves have cards)."""
     opp = other(p)
     if "value" in action:
@@ -813,7 +745,7 @@ def spy_pick(state: State, p: int, action: Action) -> None:
 
 
 def start_castling(state: State, p: int, gis: list[int]) -> None:
-    """RULINGS 1.8.4: all your cards at the two groups, face up ones included, are taken back."""
+    """RULES 1.8.4: all your cards at the two groups, face up ones included, are taken back."""
     cards = ""
     known = ""
     for gi in gis:
@@ -859,7 +791,7 @@ def auto_castle(state: State) -> None:
 
 
 def eight_card_votes(state: State) -> bool:
-    """RULINGS 1.4.5: every group holding exactly 8 cards votes. Returns True if the game ended."""
+    """RULES 1.4.5: every group holding exactly 8 cards votes. Returns True if the game ended."""
     for gi in range(len(GROUPS)):
         if state["left"][gi] and cards_at(state, gi) == GROUP_LIMIT:
             vote(state, gi, "eight")
@@ -869,10 +801,10 @@ def eight_card_votes(state: State) -> bool:
 
 
 def draw_vote_card(state: State) -> None:
-    """RULINGS 1.4.7, 1.5: the top vote card: a group votes, an Orgy does nothing, the reshuffle Orgy shuffles
+    """RULES 1.4.7, 1.5: the top vote card: a group votes, an Orgy does nothing, the reshuffle Orgy shuffles
     every discarded vote card and itself back into the draw pile."""
     deck = state["vote_deck"]
-    if not deck:  # RULINGS 1.5.4 (cannot happen while the reshuffle Orgy is in the game)
+    if not deck:  # RULES 1.5.4 (cannot happen while the reshuffle Orgy is in the game)
         deck.extend(state["vote_discard"])
         state["vote_discard"] = []
         deck.sort()
@@ -896,7 +828,7 @@ def draw_vote_card(state: State) -> None:
 
 
 def vote(state: State, gi: int, cause: str) -> None:
-    """RULINGS 1.6: reveal, sums, reversal by unequal Philosopher counts, ties, the sole-Philosopher rule,
+    """RULES 1.6: reveal, sums, reversal by unequal Philosopher counts, ties, the sole-Philosopher rule,
     the winner takes the top patrician, discards, exhaustion."""
     for q in (0, 1):  # 1.6.1
         turn_up(state, gi, q)
@@ -938,13 +870,13 @@ def vote(state: State, gi: int, cause: str) -> None:
             log(state, "vote_discard", seat=q, values=sorted(gone[q]))
     if not state["left"][gi]:
         exhaust(state, gi)
-    if not any(state["left"]):  # RULINGS 1.9.1: the last of the 21 patricians is won
+    if not any(state["left"]):  # RULES 1.9.1: the last of the 21 patricians is won
         end_game(state, "last_patrician")
 
 
 def exhaust(state: State, gi: int) -> None:
-    """RULINGS 1.5.3: the group's cards are discarded and its vote card leaves the game; option (a) of
-    RULINGS 1.5.5 removes a plain Orgy when the second group is exhausted."""
+    """RULES 1.5.3: the group's cards are discarded and its vote card leaves the game; option (a) of
+    RULES 1.5.5 removes a plain Orgy when the second group is exhausted."""
     for q in (0, 1):
         state["discard"][q] = merged(state["discard"][q], state["up"][q][gi])
         state["up"][q][gi] = ""
@@ -980,45 +912,6 @@ def end_game(state: State, reason: str) -> None:
         b_seat=1, b_mission=state["missions"][1])
 
 
-def score(state: State) -> dict[str, Any]:
-    """RULINGS 1.10: 1 per patrician, +1 majority, +1 the whole group, +2 the mission (at least 3)."""
-    scores = []
-    breakdown = []
-    for p in (0, 1):
-        lines = []
-        for gi, group in enumerate(GROUPS):
-            n = state["won"][p][gi]
-            en, fr = GROUP_NAMES[group][0], GROUP_NAMES[group][1]
-            size = GROUP_SIZE[gi]
-            if n:
-                lines.append(score_line(f"{en}: {n} of {size}", f"{fr} : {n} sur {size}", n * PATRICIAN_POINTS))
-            if n >= MAJORITY[size]:
-                lines.append(score_line(f"{en}: majority", f"{fr} : majorité", MAJORITY_POINTS))
-            if n == size:
-                lines.append(score_line(f"{en}: all of them", f"{fr} : la totalité", ALL_POINTS))
-        mission = state["missions"][p]
-        en, fr = GROUP_NAMES[mission][0], GROUP_NAMES[mission][1]
-        if state["won"][p][GROUP_INDEX[mission]] >= MISSION_THRESHOLD:
-            lines.append(score_line(f"Secret mission achieved ({en})", f"Mission secrète réussie ({fr})",
-                                    MISSION_POINTS))
-        else:
-            lines.append(score_line(f"Secret mission missed ({en})", f"Mission secrète manquée ({fr})", 0))
-        breakdown.append(lines)
-        scores.append(sum(line["points"] for line in lines))
-    winners = [p for p in (0, 1) if scores[p] == max(scores)]
-    tiebreak = None
-    if len(winners) == 2 and state["options"]["tiebreak_patricians"]:  # RULINGS 1.10 (PROPOSED option)
-        count = [sum(state["won"][p]) for p in (0, 1)]
-        if count[0] != count[1]:
-            winners = [0 if count[0] > count[1] else 1]
-            tiebreak = {"en": f"Equal scores; more patricians won ({max(count)} against {min(count)}).",
-                        "fr": f"Scores égaux ; plus de patriciens recrutés ({max(count)} contre {min(count)})."}
-        else:
-            tiebreak = {"en": "Equal scores and equal patricians: a draw.",
-                        "fr": "Scores et patriciens égaux : match nul."}
-    return {"scores": scores, "winners": winners, "breakdown": breakdown, "tiebreak": tiebreak}
-
-
 def finished(state: State) -> bool:
     return state["ended"] is not None
 
@@ -1028,7 +921,7 @@ def action_bound() -> int:
 
     Per seat, 32 influence cards are ever in hand (5 + the 27 of the reserve) and 45 cards in all (with the
     13 action cards), and 40 are ever drawn. An active turn places at least one influence card from the
-    hand, for good (RULINGS 1.4.2): at most 2 x 32 active turns. A passive turn that is not a pure pass
+    hand, for good (RULES 1.4.2): at most 2 x 32 active turns. A passive turn that is not a pure pass
     discards or draws at least one card: active and such passive turns together are at most
     2 x (45 + 40). No two pure passes follow each other (RULES 1.4.7). An active turn takes at most
     2 placements + 1 action card + 1 Veto answer + 10 Castling placements (or a spy pick and a replacement
@@ -1045,12 +938,78 @@ def action_bound() -> int:
     return active * per_active + (busy - active) * per_passive + (busy + 1) * 2 + HAND_SIZE + setup
 
 
-# ------------------------------------------------------------------------------------------ missions
+# ------------------------------------------------------------------------------------------ refusals
 
 
-def mission_pool(state: State, known_seats: list[int]) -> list[str]:
-    pool = list(MISSIONS)
-    for q in known_seats:
-        pool.remove(state["missions"][q])
-    return sorted(pool)
+def refusal(state: State, seat: Seat, action: Action) -> str | None:
+    """A precise sentence for a refused action. It speaks only of the seat's own cards and of public facts."""
+    kind = action.get("type")
+    phase = state["phase"]
+    t = state["t"]
+    if phase == "setup":
+        return "First place one card of your setup series at each group, then arrange your action pile."
+    if phase == "veto":
+        if kind == "veto" and "veto" not in state["hand_actions"][seat]:
+            return "You hold no Veto card."
+        return "Answer the action card: Veto it or let it pass."
+    if phase == "spy":
+        return "Choose one card of your opponent's hand for him to discard."
+    if phase == "castle":
+        return "Place the cards taken back face down at the two castled groups, within the limits."
+    if phase in ("draw", "spy_draw"):
+        return "Draw from the influence reserve or from the action reserve."
+    if kind == "place":
+        group = action.get("group")
+        if not isinstance(group, str) or group not in GROUP_INDEX:
+            return "There is no such group."
+        gi = GROUP_INDEX[group]
+        if phase == "exchange":
+            return "You are passive this turn: no influence is placed."
+        if action.get("value") not in values_of(state["hand"][seat]):
+            return "You have no such influence card in hand."
+        if not state["left"][gi]:
+            return "That group has no patricians left."
+        if len(state["up"][seat][gi]) + len(state["down"][seat][gi]) >= OWN_LIMIT:
+            return "You already have 5 cards at that group."
+        if room(state, gi, seat) <= 0:
+            return "That group already holds 8 cards."
+        if phase == "turn":
+            if t["mode"] == "up" and t["placed"] == 1:
+                return "Your second card must also go face up."
+            if placement_done(t):
+                return "You have already placed your influence this turn."
+            if action.get("face") == "up":
+                return "Two cards go face up together, and the second one would have nowhere to go."
+        return "That placement is not allowed."
+    if kind == "play_action":
+        if phase == "final":
+            return "No action card is played in the last turn."
+        if phase == "exchange":
+            return "You are passive this turn: no action card is played."
+        if t["action"] != "none":
+            return "Only one action card may be played per turn."
+        if t["mode"] == "up" and t["placed"] == 1:
+            return "Place your second face-up card first."
+        if action.get("card") not in state["hand_actions"][seat]:
+            return "You have no such action card in hand."
+        if action.get("card") == "veto":
+            return "A Veto is only played against your opponent's action card."
+        return "That action card has no such target."
+    if kind == "passive":
+        return "You have already begun an active turn." if t["started"] else "You cannot stay passive now."
+    if kind == "discard":
+        if phase != "exchange":
+            return "Cards are discarded only in a passive turn."
+        if t["drew"]:
+            return "You have started drawing: no more discards."
+        return "You have no such card in hand."
+    if kind in ("draw", "refill"):
+        if phase == "turn" and not placement_done(t):
+            return "Place your influence before drawing."
+        return "You cannot draw now."
+    if kind == "end_turn":
+        return "You still have to place influence or draw cards."
+    if phase == "final":
+        return "In the last turn, place every influence card you can."
+    return None
 

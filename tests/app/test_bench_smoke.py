@@ -1,7 +1,7 @@
 """A smoke run of the benchmark's load driver (tests/bench/driver.js) at T=2 against a real server, on each
 database: the workload of ../shared/bench/peer-boardgameio plays to the end over the websocket, every
 connection's patched view equals a full view fetched afresh, and no message names a card its receiver may
-not know or the table's seed (RULINGS §0.1). It asserts no timing: benchmarks are not tests."""
+not know or the table's seed (RULES 0.1). It asserts no timing: benchmarks are not tests."""
 
 from __future__ import annotations
 

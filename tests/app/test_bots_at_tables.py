@@ -226,7 +226,7 @@ async def test_bad_bots_and_timers_are_refused_and_create_nothing(http, bots_liv
 
 # ---------------------------------------------------------------------------- playing to the end
 
-# Windows out of turn the bots must answer like a player (RULINGS: the Veto of César & Cléopâtre, the
+# Windows out of turn the bots must answer like a player (RULES 0.2: the Veto of César & Cléopâtre, the
 # sealed bids and Counters of Ave César); César jouait-il aux dés ? has none.
 WINDOWS = {"cesar_cleopatre": {"allow", "veto"}, "ave_cesar": {"seal_bid", "join_counters", "decline_counters"},
            "alea_iacta_est": set()}

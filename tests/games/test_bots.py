@@ -50,7 +50,7 @@ class SealedVeto(Game):
 
     Three rounds. A public prize (1-9 points) is drawn; both seats bid 0..their money in secret
     (both act at once); the higher bid pays and wins the prize, unless the loser, in a window that
-    opens whether or not he can use it (RULINGS 0.2), plays his hidden veto token. Money is public
+    opens whether or not he can use it (RULES 0.2), plays his hidden veto token. Money is public
     (bids are revealed); pending bids and veto tokens are hidden."""
 
     slug = "sealed_veto"
@@ -191,7 +191,7 @@ def sampled_states(game: Game, players: int, seed: int, count: int) -> list[Stat
 @pytest.mark.parametrize("level", sorted(LEVELS))
 @pytest.mark.parametrize("slug", sorted(GAMES))
 def test_a_bots_choice_is_identical_under_resampling_its_seats_unknowns(slug, level):
-    """Issue 8 / RULINGS 0.1: a bot decides only from what its seat may know. Replacing the true state
+    """Issue 8 / RULES 0.1: a bot decides only from what its seat may know. Replacing the true state
     by any state that differs only in what the seat cannot know (game.resample) leaves its choice
     unchanged, for every seat to act, at states spread over whole games, at every player count."""
     game = GAMES[slug]
@@ -362,7 +362,7 @@ def test_games_without_a_bots_module_get_the_generic_hooks():
 
 
 def test_bots_answer_sealed_bids_and_veto_windows():
-    """RULINGS 0.2/0.3: sealed bids (both seats act at once) and a veto window out of turn are answered
+    """RULES 0.2/0.3: sealed bids (both seats act at once) and a veto window out of turn are answered
     like any decision; the strong bot uses its veto against a winning prize it cannot afford to lose."""
     game = TOY
     state = game.setup(2, 3)

@@ -24,7 +24,7 @@ def test_3_3_2_a_playout_is_judged_once_the_round_under_way_is_scored():
 
 
 def test_3_8_2_rerolls_compared_are_all_dice_or_all_but_one_value():
-    """RULINGS 3.8.2: a chip re-rolls any subset; the search compares re-rolling everything, or everything
+    """RULES 3.8.2: a chip re-rolls any subset; the search compares re-rolling everything, or everything
     but the dice of one value (kept for a Castrum combination), and every placement."""
     state = position(2, rolled=[1, 2, 2, 5, 5, 5], chips={0: 2}, turn=0)
     legal = GAME.legal_actions(state, 0)
@@ -35,7 +35,7 @@ def test_3_8_2_rerolls_compared_are_all_dice_or_all_but_one_value():
 
 
 def test_3_6_the_playout_policy_prefers_a_castrum_combination_that_wins_a_province():
-    """RULINGS 3.6.2: combinations rank by count, then value; with two provinces on offer and two better
+    """RULES 3.6.2: combinations rank by count, then value; with two provinces on offer and two better
     combinations already there, three 5s (which rank first) weigh more than a single 5 (third)."""
     state = position(2, rolled=[5, 5, 5, 1], castrum={1: {6: 2, 4: 2}}, turn=0)
     legal = GAME.legal_actions(state, 0)
@@ -46,7 +46,7 @@ def test_3_6_the_playout_policy_prefers_a_castrum_combination_that_wins_a_provin
 
 
 def test_3_9_the_strong_bot_takes_the_patrician_that_fits_its_province_at_the_end():
-    """RULINGS 3.7.3 and 3.9.1-3: choosing a patrician in the last Forum of the game, Strong takes the
+    """RULES 3.7.3 and 3.9.1-3: choosing a patrician in the last Forum of the game, Strong takes the
     Gallia man III that its Gallia province can hold (3 points, and the province is no longer empty)
     rather than a Germania man I with no province."""
     state = position(2, round=6)

@@ -18,7 +18,7 @@ GAME = REGISTRY["ave_cesar"]
 
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_2_7_every_purse_can_be_counted_from_the_log_a_seat_sees(players):
-    """RULINGS 2.2.4/2.7: money is hidden, but the start money follows from the first player and every
+    """RULES 2.2.4/2.7: money is hidden, but the start money follows from the first player and every
     payment is announced, so a seat keeping count knows every purse. The count made from a seat's
     resampled state (its visible log only) equals the true purses, at every step of random games with
     every option set."""
@@ -74,7 +74,7 @@ def test_the_search_never_sells_a_senator_and_compares_a_few_amounts():
 
 
 def test_2_6_c_the_strong_bot_buys_senators_at_its_counters():
-    """RULINGS 2.6 C.2 and 2.9.2: only senators win; with 35 coins at its own Counters in the last stretch
+    """RULES 2.6 C.2 and 2.9.2: only senators win; with 35 coins at its own Counters in the last stretch
     (three Wars drawn) Strong buys a senator rather than leave."""
     state = position(3, money=[35, 10, 10], wars=3)
     state = act(state, 0, "counters")

@@ -13,7 +13,7 @@ GAME = REGISTRY["cesar_cleopatre"]
 
 
 def test_1_6_2_the_projected_vote_is_reversed_by_unequal_philosopher_counts():
-    """RULINGS 1.6.2: with unequal Philosopher counts the lower sum wins, so a big sum with a lone
+    """RULES 1.6.2: with unequal Philosopher counts the lower sum wins, so a big sum with a lone
     Philosopher is a losing position for the evaluation; equal counts restore the higher sum."""
     reversed_vote = position(groups={"senators": "0: 5 5 P / 1: 2"})
     assert group_share(reversed_vote, 0, 0) < 0.2 < 0.8 < group_share(reversed_vote, 0, 1)
@@ -22,7 +22,7 @@ def test_1_6_2_the_projected_vote_is_reversed_by_unequal_philosopher_counts():
 
 
 def test_1_10_the_projection_counts_patricians_majorities_and_the_mission():
-    """RULINGS 1.10: 5 senators won with the senator mission project to 5 + 1 + 1 + 2 points at least."""
+    """RULES 1.10: 5 senators won with the senator mission project to 5 + 1 + 1 + 2 points at least."""
     state = position(won={0: {"senators": 5}}, left={"senators": 0}, missions=("senators", "praetors"))
     assert projected_points(state, 0) >= 5 + 1 + 1 + 2 - 0.1
     values = HOOKS.evaluate(GAME, state)
@@ -30,7 +30,7 @@ def test_1_10_the_projection_counts_patricians_majorities_and_the_mission():
 
 
 def test_1_8_7_the_strong_bot_vetoes_a_wrath_on_the_group_it_dominates():
-    """RULINGS 1.8.6/1.8.7: the Veto window is a decision like any other; Strong spends its Veto to save
+    """RULES 1.8.6/1.8.7: the Veto window is a decision like any other; Strong spends its Veto to save
     four face-up cards (19 influence) from a Wrath of the Gods."""
     state = position(groups={"senators": "0: 5 5 5 4 / 1: 1"}, hands={0: "1 2", 1: "1 3"},
                      actions={0: "veto", 1: "wrath"}, reserves={0: "1 2 3", 1: "1 2 3"}, active=1)

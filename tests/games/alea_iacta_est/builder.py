@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.alea_iacta_est import AleaIactaEst
-from games.alea_iacta_est.cards import DICE_PER_PLAYER
+from games.alea_iacta_est.components import DICE_PER_PLAYER
 
 GAME = AleaIactaEst()
 

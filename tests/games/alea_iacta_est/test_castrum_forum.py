@@ -1,4 +1,4 @@
-"""RULINGS 3.6 (Castrum) and 3.7 (Forum Romanum)."""
+"""RULES 3.6 (Castrum) and 3.7 (Forum Romanum)."""
 
 import pytest
 

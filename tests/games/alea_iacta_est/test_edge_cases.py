@@ -1,10 +1,10 @@
-"""RULINGS 3.11 (edge cases, PROPOSED), the action bound, and the game log in both languages."""
+"""RULES 3.11 (edge cases, PROPOSED), the action bound, and the game log in both languages."""
 
 import re
 
 import pytest
 
-from games.alea_iacta_est import cards, hidden
+from games.alea_iacta_est import components, view
 from games.alea_iacta_est.messages import MESSAGES
 from games.core import rng
 from games.core.conformance import random_game
@@ -16,8 +16,8 @@ from .builder import GAME, act, log_keys, place, position
 def test_3_11_the_senate_deck_never_runs_out(players):
     """3.11: at most 3 cards are drawn a round, always from the cards never seen, which outnumber the draws
     (18 cards for 6 x 3 draws at 2-3 players, 19 for 5 x 3 at 4-5)."""
-    conf = cards.SETUP[players]
-    assert conf["rounds"] * cards.SENATE_DRAW <= len(cards.senate_deck(players))
+    conf = components.SETUP[players]
+    assert conf["rounds"] * components.SENATE_DRAW <= len(components.senate_deck(players))
 
 
 def test_3_11_if_the_deck_ever_ran_out_the_returned_cards_would_come_back():
@@ -35,7 +35,7 @@ def test_3_11_if_the_deck_ever_ran_out_the_returned_cards_would_come_back():
     state["senate_under"] = ["II", "VII", "XIII"]
     state["senate_known"][2] = [{"cards": ["II", "XIII"], "slots": ["h1.0", "u0"]},
                                 {"cards": ["XIII"], "slots": ["u2"]}]
-    hidden.senate_take_from_under(state)
+    view.senate_take_from_under(state)
     assert state["senate_deck"] == ["II"] and state["senate_known"][2] == [{"cards": ["XIII"], "slots": ["u1"]}]
 
 
@@ -50,9 +50,9 @@ def test_3_11_with_both_fortuna_piles_empty_no_tile_is_drawn():
 
 def test_3_11_province_and_patrician_stocks_suffice():
     """3.11/3.2: 25 provinces cover 5 players x 5 rounds; 36 patricians cover 7 columns x 5 rounds."""
-    for players, conf in cards.SETUP.items():
-        assert conf["rounds"] * conf["provinces"] <= len(cards.PROVINCES)
-        assert conf["rounds"] * conf["columns"] <= len(cards.PATRICIANS)
+    for players, conf in components.SETUP.items():
+        assert conf["rounds"] * conf["provinces"] <= len(components.PROVINCES)
+        assert conf["rounds"] * conf["columns"] <= len(components.PATRICIANS)
     final, _ = random_game(GAME, 5, 8, {}, policy_seed=8)
     assert sum(len(p) for p in final["provinces"]) <= 25 and final["province_pile"] == []
 
@@ -82,7 +82,7 @@ def test_action_bound_holds_even_for_a_player_who_always_re_rolls(players):
 
 
 def test_every_log_entry_renders_in_english_and_french():
-    """The log (RULINGS 0.5): every key has both sentences and every entry of a game renders fully."""
+    """The log (RULES 0.5): every key has both sentences and every entry of a game renders fully."""
     names = ["Aulus", "Brutus", "Cassia", "Decimus", "Euphemia"]
     used = set()
     for players in (2, 4, 5):
@@ -110,16 +110,16 @@ def check_invariants(state):
             on_board = (state["unplaced"][seat] + len(state["templum"][seat]) + len(state["senatus"][seat])
                         + sum(state["castrum"][seat]) + sum(1 for s, _ in state["forum"] if s == seat)
                         + state["latrina"][seat])
-            assert on_board == cards.DICE_PER_PLAYER, (seat, state)
+            assert on_board == components.DICE_PER_PLAYER, (seat, state)
     fortuna = (state["fortuna_pile"] + state["fortuna_discard"] + sum(state["fortuna_drawn"], [])
                + sum(state["fortuna_kept"], []))
-    assert sorted(fortuna) == (sorted(cards.FORTUNA_TILES) if cards.SETUP[state["players"]]["templum"] else [])
+    assert sorted(fortuna) == (sorted(components.FORTUNA_TILES) if components.SETUP[state["players"]]["templum"] else [])
     assert len(state["fortuna_discard"]) == len(state["fortuna_discard_by"])
     senate = (state["senate_deck"] + state["senate_under"] + sum(state["senate_hands"], [])
               + state["senate_offer"])
-    assert sorted(senate) == sorted(cards.senate_deck(state["players"]))
+    assert sorted(senate) == sorted(components.senate_deck(state["players"]))
     seen = state["province_pile"] + state["province_offer"] + sum(state["provinces"], [])
-    assert len(seen) == len(set(seen)) <= 25 and len(state["forum"]) <= cards.SETUP[state["players"]]["columns"]
+    assert len(seen) == len(set(seen)) <= 25 and len(state["forum"]) <= components.SETUP[state["players"]]["columns"]
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

@@ -1,10 +1,10 @@
-"""RULINGS 0.1, 0.3, 0.4 and 3.5.4 for this game: what each seat sees, and the resample (leak test)."""
+"""RULES 0.1, 0.3, 0.4 and 3.5.4 for this game: what each seat sees, and the resample (leak test)."""
 
 import json
 
 import pytest
 
-from games.alea_iacta_est import cards
+from games.alea_iacta_est import components
 from games.core import rng
 from games.core.conformance import check_resample_hides, random_game
 
@@ -57,7 +57,7 @@ def test_0_1_resample_keeps_what_each_seat_knows_about_passed_senate_cards():
             # Everyone's knowledge stays true in the resampled world.
             for knower, groups in enumerate(other["senate_known"]):
                 for g in groups:
-                    cards_there = sorted((_slot(other, s) for s in g["slots"]), key=cards.SENATE_ORDER.get)
+                    cards_there = sorted((_slot(other, s) for s in g["slots"]), key=components.SENATE_ORDER.get)
                     assert cards_there == g["cards"], (seat, knower, g)
     assert seen[2] == {("I", "V"), ("V", "I")}
     assert seen[1] == {("I", "V")}
@@ -82,7 +82,7 @@ def test_0_1_resample_during_the_offer_keeps_the_holder_view_and_the_passer_know
         assert GAME.resample(state, 2, seed)["senate_offer"] == ["I", "V"]
         assert GAME.resample(state, 1, seed)["senate_offer"] == ["I", "V"]
     offers = {tuple(GAME.resample(state, 3, seed)["senate_offer"]) for seed in range(30)}
-    assert len(offers) > 3 and all(list(o) == sorted(o, key=cards.SENATE_ORDER.get) for o in offers)
+    assert len(offers) > 3 and all(list(o) == sorted(o, key=components.SENATE_ORDER.get) for o in offers)
     for seed in range(5):
         check_resample_hides(GAME, state, seed)
 
@@ -101,7 +101,7 @@ def test_0_1_resample_keeps_own_fortuna_discards_and_redraws_the_rest():
         assert len(other["fortuna_pile"]) == len(state["fortuna_pile"]) and len(other["fortuna_drawn"][1]) == 1
         every = (other["fortuna_pile"] + other["fortuna_discard"] + sum(other["fortuna_drawn"], [])
                  + sum(other["fortuna_kept"], []))
-        assert sorted(every) == sorted(cards.FORTUNA_TILES)
+        assert sorted(every) == sorted(components.FORTUNA_TILES)
     assert {GAME.resample(state, 0, seed)["fortuna_discard"][1] for seed in range(30)} == {1, 2, 3}
     assert {GAME.resample(state, 2, seed)["fortuna_discard"][1] for seed in range(30)} == {1}
 

@@ -1,10 +1,10 @@
-"""RULINGS 3.8 (Latrina and Repete chips), 3.9 (end scoring) and 3.10 (the reconstructed Senate cards)."""
+"""RULES 3.8 (Latrina and Repete chips), 3.9 (end scoring) and 3.10 (the reconstructed Senate cards)."""
 
 import itertools
 
 import pytest
 
-from games.alea_iacta_est import cards, engine
+from games.alea_iacta_est import components, scoring
 from games.alea_iacta_est.scoring import best_assignment, score_lines, unplaced_value, valid_assignment
 from games.core import IllegalAction, rng
 
@@ -155,11 +155,11 @@ def brute_force(provinces, patricians, senate):
     best = None
     options = []
     for pid in provinces:
-        colour = cards.PROVINCE_INFO[pid][0]
-        men = [None] + [p for p in patricians if cards.PATRICIAN_INFO[p][1] == "m"
-                        and (colour is None or cards.PATRICIAN_INFO[p][0] == colour)]
-        women = [None] + [p for p in patricians if cards.PATRICIAN_INFO[p][1] == "w"
-                          and (colour is None or cards.PATRICIAN_INFO[p][0] == colour)]
+        colour = components.PROVINCE_INFO[pid][0]
+        men = [None] + [p for p in patricians if components.PATRICIAN_INFO[p][1] == "m"
+                        and (colour is None or components.PATRICIAN_INFO[p][0] == colour)]
+        women = [None] + [p for p in patricians if components.PATRICIAN_INFO[p][1] == "w"
+                          and (colour is None or components.PATRICIAN_INFO[p][0] == colour)]
         options.append([[x for x in pair if x] for pair in itertools.product(men, women)])
     for choice in itertools.product(*options):
         assignment = {pid: people for pid, people in zip(provinces, choice) if people}
@@ -175,12 +175,12 @@ def test_3_9_6_automatic_assignment_is_optimal_against_brute_force():
     """3.9.6 (PROPOSED): the engine's assignment maximises the score (Senate cards included), and 3.9.7 among
     equal scores the unplaced value; checked against every possible assignment on random hands."""
     holder = {"rng": rng.seed_state(2024)}
-    deck = cards.senate_deck(5)
+    deck = components.senate_deck(5)
     for _ in range(250):
-        colours = [cards.COLOUR_KEYS[rng.below(holder, 6)] for _ in range(2)]
-        pool_p = [p for p in cards.PROVINCES if cards.PROVINCE_INFO[p][0] in colours or p == cards.JOKER]
+        colours = [components.COLOUR_KEYS[rng.below(holder, 6)] for _ in range(2)]
+        pool_p = [p for p in components.PROVINCES if components.PROVINCE_INFO[p][0] in colours or p == components.JOKER]
         # Mostly patricians of the provinces' colours, and one of a colour that may have no province.
-        pool_q = [p for p in cards.PATRICIANS if cards.PATRICIAN_INFO[p][0] in colours or p == "aegyptus-m2"]
+        pool_q = [p for p in components.PATRICIANS if components.PATRICIAN_INFO[p][0] in colours or p == "aegyptus-m2"]
         rng.shuffle(holder, pool_p)
         rng.shuffle(holder, pool_q)
         provinces = pool_p[:rng.below(holder, 5)]
@@ -217,10 +217,10 @@ def test_3_9_7_tie_broken_by_value_of_unplaced_patricians_then_shared():
 
 def test_3_10_senate_cards_are_one_table_of_13_kinds_and_19_cards():
     """3.10 (PROPOSED, reconstructed): 13 kinds, 19 cards, card IV is the Fortuna card removed at 2-3."""
-    assert [c["id"] for c in cards.SENATE_CARDS] == [cards.ROMAN[i] for i in range(1, 14)]
-    assert sum(c["qty"] for c in cards.SENATE_CARDS) == 19
-    assert cards.SENATE_CARD["IV"]["effect"] == "fortuna_tile" and cards.SENATE_CARD["IV"]["min_players"] == 4
-    assert sorted(cards.senate_deck(3)) == sorted(c for c in cards.senate_deck(4) if c != "IV")
+    assert [c["id"] for c in components.SENATE_CARDS] == [components.ROMAN[i] for i in range(1, 14)]
+    assert sum(c["qty"] for c in components.SENATE_CARDS) == 19
+    assert components.SENATE_CARD["IV"]["effect"] == "fortuna_tile" and components.SENATE_CARD["IV"]["min_players"] == 4
+    assert sorted(components.senate_deck(3)) == sorted(c for c in components.senate_deck(4) if c != "IV")
 
 
 CARD_CASES = [
@@ -264,7 +264,7 @@ def test_3_10_cards_ii_and_v_do_not_add_up_with_a_second_copy():
 def test_3_9_final_score_breakdown_lines_add_up_for_every_seat():
     """3.9: the outcome lists every line, both languages, and each seat's lines sum to its score."""
     state = finished_position(4, SEED_EXAMPLE)
-    outcome = engine.final_score(state)
+    outcome = scoring.score(state)
     for seat, lines in enumerate(outcome["breakdown"]):
         assert sum(line["points"] for line in lines) == outcome["scores"][seat]
         assert all(line["en"] and line["fr"] for line in lines)

@@ -1,4 +1,4 @@
-"""RULINGS 3.5: the Senatus and its Senate cards."""
+"""RULES 3.5: the Senatus and its Senate cards."""
 
 import pytest
 

@@ -1,10 +1,10 @@
-"""RULINGS 3.1 (components), 3.2 (set-up by player count) and 3.3 (turns and round end)."""
+"""RULES 3.1 (components), 3.2 (set-up by player count) and 3.3 (turns and round end)."""
 
 from collections import Counter
 
 import pytest
 
-from games.alea_iacta_est import cards, engine, rules
+from games.alea_iacta_est import components, rules
 from games.core import IllegalAction
 
 from .builder import GAME, act, finish_turns, log_keys, place, position
@@ -13,17 +13,17 @@ from .builder import GAME, act, finish_turns, log_keys, place, position
 def test_3_1_components_are_data_with_the_published_counts():
     """3.1: 8 dice a player, 25 provinces (I-IV in six colours + grey joker 0), 36 patricians (per colour a man
     and a woman of I, II, III), 30 Fortuna tiles (8 I, 14 II, 8 III), 19 Senate cards of 13 kinds."""
-    assert cards.DICE_PER_PLAYER == 8 and len(cards.DIE_COLOURS) == 5
-    assert len(cards.PROVINCES) == 25 and len(set(cards.PROVINCES)) == 25
-    assert cards.PROVINCE_INFO[cards.JOKER] == (None, 0)
-    per_colour = Counter(c for c, _ in cards.PROVINCE_INFO.values() if c)
+    assert components.DICE_PER_PLAYER == 8 and len(components.DIE_COLOURS) == 5
+    assert len(components.PROVINCES) == 25 and len(set(components.PROVINCES)) == 25
+    assert components.PROVINCE_INFO[components.JOKER] == (None, 0)
+    per_colour = Counter(c for c, _ in components.PROVINCE_INFO.values() if c)
     assert len(per_colour) == 6 and set(per_colour.values()) == {4}
-    assert sorted(v for c, v in cards.PROVINCE_INFO.values() if c == "gallia") == [1, 2, 3, 4]
-    assert len(cards.PATRICIANS) == 36
-    assert Counter((c, g) for c, g, _ in cards.PATRICIAN_INFO.values()) == {
-        (c, g): 3 for c in cards.COLOUR_KEYS for g in "mw"}
-    assert Counter(cards.FORTUNA_TILES) == {1: 8, 2: 14, 3: 8}
-    assert len(cards.senate_deck(5)) == 19 and len(cards.SENATE_CARDS) == 13
+    assert sorted(v for c, v in components.PROVINCE_INFO.values() if c == "gallia") == [1, 2, 3, 4]
+    assert len(components.PATRICIANS) == 36
+    assert Counter((c, g) for c, g, _ in components.PATRICIAN_INFO.values()) == {
+        (c, g): 3 for c in components.COLOUR_KEYS for g in "mw"}
+    assert Counter(components.FORTUNA_TILES) == {1: 8, 2: 14, 3: 8}
+    assert len(components.senate_deck(5)) == 19 and len(components.SENATE_CARDS) == 13
 
 
 @pytest.mark.parametrize("players,rounds,templum,columns,senate", [
@@ -152,4 +152,4 @@ def test_3_3_roll_is_seeded_and_public():
     a, b = GAME.setup(4, 99), GAME.setup(4, 99)
     assert a["rolled"] == b["rolled"]
     assert all(GAME.view(a, s)["rolled"] == a["rolled"] for s in [0, 1, 2, 3, None])
-    assert engine.packed([3, 4, 5]) == 345 and engine.packed([]) == 0
+    assert rules.packed([3, 4, 5]) == 345 and rules.packed([]) == 0

@@ -1,4 +1,4 @@
-"""RULINGS 3.4: the Templum (4-5 players) and its Fortuna tiles."""
+"""RULES 3.4: the Templum (4-5 players) and its Fortuna tiles."""
 
 import pytest
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.ave_cesar import AveCesar, data
+from games.ave_cesar import AveCesar, components
 from games.ave_cesar import rules
-from games.ave_cesar.state import CHOOSE
+from games.ave_cesar.rules import CHOOSE
 
 GAME = AveCesar()
 
@@ -34,7 +34,7 @@ def position(players: int = 3, *, seed: int = 1, options: dict[str, Any] | None 
     state["first"] = active if first is None else first
     state["active"] = active
     state["turn"] = 1
-    state["senators"] = list(senators) if senators else [data.START_SENATORS] * n
+    state["senators"] = list(senators) if senators else [components.START_SENATORS] * n
     state["money"] = list(money) if money else [30] * n
     hands = hands or {}
     resources = resources or {}
@@ -47,18 +47,18 @@ def position(players: int = 3, *, seed: int = 1, options: dict[str, Any] | None 
     if decks is not None:
         state["decks"] = [list(decks.get(b, [])) for b in range(3)]
     else:
-        order = sorted(data.RESOURCES, key=lambda c: (data.RESOURCE_BAND[c], c))
-        state["decks"] = [[c for c in order if data.RESOURCE_BAND[c] == b and c not in placed] for b in range(3)]
+        order = sorted(components.RESOURCES, key=lambda c: (components.RESOURCE_BAND[c], c))
+        state["decks"] = [[c for c in order if components.RESOURCE_BAND[c] == b and c not in placed] for b in range(3)]
     senate = senate or {}
     state["senate"] = [sorted(senate.get(s, [])) for s in range(n)]
-    rest = list(data.SENATE_DECK)
+    rest = list(components.SENATE_DECK)
     for cards in senate.values():
         for c in cards:
             rest.remove(c)
     state["senate_deck"] = list(senate_deck) if senate_deck is not None else rest
     state["senate_discard"] = []
     state["influence"] = [sorted((influence or {}).get(s, [])) for s in range(n)]
-    rest_events = list(data.EVENT_DECK)
+    rest_events = list(components.EVENT_DECK)
     for e in events or []:
         rest_events.remove(e)
     # After the given events come the six Senate Majorities (no money moves while senators are equal).

@@ -1,5 +1,5 @@
 """Ave César rule tests, one (or more) per numbered rule of games/ave_cesar/RULES.md, which follows
-RULINGS §0 and §2. Each test names its rule number."""
+RULES 0 and §2. Each test names its rule number."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from games.ave_cesar import AveCesar, data, rules
+from games.ave_cesar import AveCesar, components, rules
 from games.core import IllegalAction
 
 from .builder import GAME, act, keys, legal, pass_all, position, types
@@ -29,36 +29,36 @@ def start_counters(state, seat=None):
 # ============================================================================ 2.1 components
 
 def test_2_1_1_resource_cards_six_types_values_1_to_9_in_three_decks_by_value_band():
-    assert len(data.RESOURCES) == 54 == len(set(data.RESOURCES))
-    assert Counter(data.RESOURCE_TYPE.values()) == {t: 9 for t in data.RESOURCE_TYPES}
-    assert [len(d) for d in data.DECKS] == [18, 18, 18]
-    assert [sorted({data.RESOURCE_VALUE[c] for c in d}) for d in data.DECKS] == [[1, 2, 3], [4, 5, 6], [7, 8, 9]]
+    assert len(components.RESOURCES) == 54 == len(set(components.RESOURCES))
+    assert Counter(components.RESOURCE_TYPE.values()) == {t: 9 for t in components.RESOURCE_TYPES}
+    assert [len(d) for d in components.DECKS] == [18, 18, 18]
+    assert [sorted({components.RESOURCE_VALUE[c] for c in d}) for d in components.DECKS] == [[1, 2, 3], [4, 5, 6], [7, 8, 9]]
     # the seed's auction example has Meat 2 and Wheat 9 in the same auction: different decks
-    assert data.RESOURCE_BAND["meat2"] != data.RESOURCE_BAND["wheat9"]
+    assert components.RESOURCE_BAND["meat2"] != components.RESOURCE_BAND["wheat9"]
 
 
 def test_2_1_2_fifteen_senate_cards_six_governors_five_censors_two_consuls_two_quaestors():
-    assert len(data.SENATE_DECK) == 15
-    assert Counter(data.SENATE_DECK) == {**{g: 1 for g in data.GOVERNORS}, "censor": 5, "consul": 2, "quaestor": 2}
-    assert {data.GOVERNOR_TYPE[g] for g in data.GOVERNORS} == set(data.RESOURCE_TYPES)
-    assert data.card_name("governor_meat")[1].startswith("Gouverneur de Gaule")  # the one legible province
+    assert len(components.SENATE_DECK) == 15
+    assert Counter(components.SENATE_DECK) == {**{g: 1 for g in components.GOVERNORS}, "censor": 5, "consul": 2, "quaestor": 2}
+    assert {components.GOVERNOR_TYPE[g] for g in components.GOVERNORS} == set(components.RESOURCE_TYPES)
+    assert components.card_name("governor_meat")[1].startswith("Gouverneur de Gaule")  # the one legible province
 
 
 def test_2_1_3_twenty_two_events_with_proposed_deficit_amounts():
-    assert len(data.EVENT_DECK) == 22
-    counts = Counter(data.EVENT_DECK)
+    assert len(components.EVENT_DECK) == 22
+    counts = Counter(components.EVENT_DECK)
     assert counts["war"] == 5 and counts["new_senator"] == 3 and counts["civil_conflict"] == 3
     assert counts["eviction"] == 2 and counts["senate_majority"] == 6
-    assert sorted(data.DEFICIT_AMOUNT[d] for d in data.EVENT_DECK if d in data.DEFICIT_AMOUNT) == [10, 15, 20]
+    assert sorted(components.DEFICIT_AMOUNT[d] for d in components.EVENT_DECK if d in components.DEFICIT_AMOUNT) == [10, 15, 20]
 
 
 def test_2_1_4_nine_influence_cards():
-    assert len(data.INFLUENCE) == 9 == len(set(data.INFLUENCE))
-    assert all(data.card_name(c) for c in data.INFLUENCE)
+    assert len(components.INFLUENCE) == 9 == len(set(components.INFLUENCE))
+    assert all(components.card_name(c) for c in components.INFLUENCE)
 
 
 def test_2_1_5_every_proposed_number_is_in_one_data_table():
-    proposed = data.PROPOSED
+    proposed = components.PROPOSED
     assert proposed["bid_spaces"] == tuple(range(1, 16))
     assert proposed["deficit_amounts"] == (10, 15, 20)
     assert proposed["new_senator_floor"] == 1
@@ -78,7 +78,7 @@ def test_2_2_1_every_player_starts_with_five_senators():
 def test_2_2_2_one_card_of_each_deck_dealt_face_down_as_the_hand():
     state = GAME.setup(4, 3, NO_OPTIONS)
     for seat in range(4):
-        assert sorted(data.RESOURCE_BAND[c] for c in state["hands"][seat]) == [0, 1, 2]
+        assert sorted(components.RESOURCE_BAND[c] for c in state["hands"][seat]) == [0, 1, 2]
     assert [len(d) for d in state["decks"]] == [14, 14, 14]
     other = view(state, 1)
     assert other["table"][0]["hand_size"] == 3 and other["table"][0]["hand_known"] == []
@@ -92,7 +92,7 @@ def test_2_2_3_senate_and_event_decks_are_shuffled_face_down():
     orders = {tuple(GAME.setup(3, seed, NO_OPTIONS)["senate_deck"]) for seed in range(1, 6)}
     assert len(orders) > 1
     state = GAME.setup(3, 1, NO_OPTIONS)
-    assert sorted(state["senate_deck"]) == sorted(data.SENATE_DECK)
+    assert sorted(state["senate_deck"]) == sorted(components.SENATE_DECK)
     # the first event is already drawn at the start of the first turn
     assert len(state["events"]) + len(state["events_drawn"]) == 22
     spectator = view(state, None)
@@ -106,7 +106,7 @@ def test_2_2_4_starting_money_10_13_16_19_22_clockwise_from_a_random_first_playe
         state = GAME.setup(5, seed, NO_OPTIONS)
         first = state["first"]
         firsts.add(first)
-        for k, expected in enumerate(data.START_MONEY):  # as dealt, before the first event moves any
+        for k, expected in enumerate(components.START_MONEY):  # as dealt, before the first event moves any
             seat = (first + k) % 5
             entry = next(e for e in state["log"] if e["key"] == "start_money" and e["to"] == [seat])
             assert entry["args"]["amount"] == expected
@@ -359,7 +359,7 @@ def test_2_4_9_anti_bad_luck_two_wars_in_the_upper_ten_three_in_the_lower_twelve
         deck = state["events_drawn"] + state["events"]
         assert len(deck) == 22
         assert deck[:10].count("war") == 2 and deck[10:].count("war") == 3
-        assert sorted(deck) == sorted(data.EVENT_DECK)
+        assert sorted(deck) == sorted(components.EVENT_DECK)
     state = GAME.setup(3, 1, {"influence": False, "anti_bad_luck": True})
     assert view(state, 0)["upper_pile_left"] == 10 - len(state["events_drawn"])
 
@@ -805,7 +805,7 @@ def test_2_7_resample_keeps_known_hand_cards_and_deck_bands():
     state = position(3, hands={1: ["wood5", "iron2", "meat8"]}, known={1: ["meat8"]})
     other = GAME.resample(state, 0, 3)
     assert "meat8" in other["hands"][1] and len(other["hands"][1]) == 3
-    assert sorted(data.RESOURCE_BAND[c] for c in other["hands"][1]) == [0, 1, 2]
+    assert sorted(components.RESOURCE_BAND[c] for c in other["hands"][1]) == [0, 1, 2]
     assert other["hands"][0] == state["hands"][0] and other["money"][0] == state["money"][0]
 
 
@@ -1063,4 +1063,4 @@ def test_2_10_7_action_bound_holds_and_random_playouts_are_reasonable():
     for players in (3, 5):
         final, history = random_game(GAME, players, 5, NO_OPTIONS, policy_seed=5)
         assert len(history) < GAME.action_bound(players) and GAME.finished(final)
-    assert rules.playout_weight(position(3), 0, {"type": "sell_senator"}) < 0.1
+    assert GAME.playout_weight(position(3), 0, {"type": "sell_senator"}) < 0.1

@@ -21,8 +21,9 @@ from __future__ import annotations
 from typing import Any
 
 from games.cesar_cleopatre import CesarCleopatre
-from games.cesar_cleopatre.cards import GROUP_INDEX, GROUPS
-from games.cesar_cleopatre.rules import cards_of, fresh_turn, values_of
+from games.cesar_cleopatre.components import GROUP_INDEX, GROUPS
+from games.cesar_cleopatre.components import cards_of, values_of
+from games.cesar_cleopatre.rules import fresh_turn
 from games.cesar_cleopatre.view import public_knowledge
 from games.core import clone
 

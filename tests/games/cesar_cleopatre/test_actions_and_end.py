@@ -1,10 +1,10 @@
-"""César & Cléopâtre: action cards and the Veto window (RULINGS 0.2, 1.8), the end (1.9) and scoring (1.10)."""
+"""César & Cléopâtre: action cards and the Veto window (RULES 0.2, 1.8), the end (1.9) and scoring (1.10)."""
 
 from __future__ import annotations
 
 import pytest
 
-from games.cesar_cleopatre.cards import GROUPS
+from games.cesar_cleopatre.components import GROUPS
 from games.core import IllegalAction
 
 from .position import GAME, act, discards, group, hand, logged, position, reserve
@@ -20,7 +20,7 @@ def place(value, group_name, face="down"):
 
 
 def test_0_2_the_veto_window_opens_even_without_a_veto_in_hand():
-    """RULINGS 0.2, 1.8.7: after every action card the opponent answers, whether or not he holds a Veto, so
+    """RULES 0.2, 1.8.7: after every action card the opponent answers, whether or not he holds a Veto, so
     that nothing leaks; without a Veto he can only let it pass."""
     state = position(groups={"praetors": "1: 4"}, hands={0: "1"}, actions={0: "assassination"},
                      reserves={0: "1", 1: "1"})
@@ -36,7 +36,7 @@ def test_0_2_the_veto_window_opens_even_without_a_veto_in_hand():
 
 
 def test_1_8_7_a_veto_cancels_the_card_and_cannot_be_vetoed():
-    """RULINGS 1.8.7: both cards are discarded, the vetoed card has no effect, there is no window for a Veto,
+    """RULES 1.8.7: both cards are discarded, the vetoed card has no effect, there is no window for a Veto,
     and the vetoing player stays at 4 cards until his next turn's refill."""
     state = position(groups={"praetors": "1: 4"}, hands={0: "1", 1: "2 3 3"}, actions={0: "assassination veto",
                      1: "veto scout"}, reserves={0: "1", 1: "1 1 1"}, vote_deck=["orgy", "orgy"])
@@ -55,7 +55,7 @@ def test_1_8_7_a_veto_cancels_the_card_and_cannot_be_vetoed():
 
 
 def test_1_8_1_one_action_card_per_turn():
-    """RULINGS 1.8.1: after one action card (let through or vetoed) no other is offered this turn."""
+    """RULES 1.8.1: after one action card (let through or vetoed) no other is offered this turn."""
     state = position(groups={"praetors": "1: 4 2"}, hands={0: "1"}, actions={0: "assassination assassination"},
                      reserves={0: "1", 1: "1"})
     state = act(act(state, 0, **KILL_4), 1, type="allow")
@@ -66,7 +66,7 @@ def test_1_8_1_one_action_card_per_turn():
 
 
 def test_1_8_2_assassination_targets_only_face_up_opponent_cards():
-    """RULINGS 1.8.2: any face-up opponent card (a Philosopher too); never a face-down card, never one's own."""
+    """RULES 1.8.2: any face-up opponent card (a Philosopher too); never a face-down card, never one's own."""
     state = position(groups={"praetors": "0: 3 / 1: 4 P 5_"}, hands={0: "1"}, actions={0: "assassination"},
                      reserves={0: "1", 1: "1"})
     targets = [a for a in GAME.legal_actions(state, 0) if a["type"] == "play_action"]
@@ -78,7 +78,7 @@ def test_1_8_2_assassination_targets_only_face_up_opponent_cards():
 
 
 def test_1_8_3_the_spy_sees_the_hand_and_chooses_the_discard():
-    """RULINGS 1.8.3: only the spy sees the opponent's hand; the chosen card is discarded; the opponent draws a
+    """RULES 1.8.3: only the spy sees the opponent's hand; the chosen card is discarded; the opponent draws a
     replacement from the reserve of his choice."""
     state = position(hands={0: "1", 1: "2 5 P"}, actions={0: "spy", 1: "veto"}, reserves={0: "1", 1: "3 3"},
                      action_reserves={1: "wrath"})
@@ -99,14 +99,14 @@ def test_1_8_3_the_spy_sees_the_hand_and_chooses_the_discard():
 
 
 def test_1_8_3_a_single_reserve_gives_the_replacement_at_once():
-    """RULINGS 1.8.3, 1.4.5: with one reserve left the replacement comes from it without a question."""
+    """RULES 1.8.3, 1.4.5: with one reserve left the replacement comes from it without a question."""
     state = position(hands={0: "1", 1: "2"}, actions={0: "spy"}, reserves={0: "1", 1: "4"})
     state = act(act(act(state, 0, type="play_action", card="spy"), 1, type="allow"), 0, type="spy_pick", value=2)
     assert hand(state, 1) == [4] and state["phase"] == "turn"
 
 
 def test_1_8_4_castling_redeals_your_cards_face_down_between_the_same_two_groups():
-    """RULINGS 1.8.4: all your cards at the two groups, face up ones included, come back and are placed again
+    """RULES 1.8.4: all your cards at the two groups, face up ones included, come back and are placed again
     face down, one at a time, only at those two groups and within the limits; one may be left empty."""
     state = position(groups={"senators": "0: 5 1_ / 1: 2 2 2 2", "censors": "0: 3 / 1: 4"}, hands={0: "2"},
                      actions={0: "castling"}, reserves={0: "1", 1: "1"})
@@ -128,7 +128,7 @@ def test_1_8_4_castling_redeals_your_cards_face_down_between_the_same_two_groups
 
 
 def test_1_8_4_castling_respects_the_limits_and_can_call_an_eight_card_vote():
-    """RULINGS 1.8.4: at most 5 own and 8 in all per group during the redeal; a group reaching 8 cards votes
+    """RULES 1.8.4: at most 5 own and 8 in all per group during the redeal; a group reaching 8 cards votes
     at the 8-card check. The placement of the turn is still due."""
     state = position(groups={"senators": "0: 1 1 1 1 / 1: 2 2 2", "praetors": "0: 5 5 / 1: 1"},
                      hands={0: "2"}, actions={0: "castling"}, reserves={0: "1", 1: "1"}, vote_deck=["orgy"])
@@ -147,7 +147,7 @@ def test_1_8_4_castling_respects_the_limits_and_can_call_an_eight_card_vote():
 
 
 def test_1_8_5_scout_turns_the_opponent_face_down_cards_face_up():
-    """RULINGS 1.8.5: every face-down card of the opponent at one group is turned face up (yours stay)."""
+    """RULES 1.8.5: every face-down card of the opponent at one group is turned face up (yours stay)."""
     state = position(groups={"quaestors": "0: 2_ / 1: 4_ P_ 1"}, hands={0: "1"}, actions={0: "scout"},
                      reserves={0: "1", 1: "1"})
     state = act(act(state, 0, type="play_action", card="scout", group="quaestors"), 1, type="allow")
@@ -157,7 +157,7 @@ def test_1_8_5_scout_turns_the_opponent_face_down_cards_face_up():
 
 
 def test_1_8_6_wrath_of_the_gods_discards_every_card_at_a_group():
-    """RULINGS 1.8.6: all cards of both players at one group, face up and face down, are discarded."""
+    """RULES 1.8.6: all cards of both players at one group, face up and face down, are discarded."""
     state = position(groups={"aediles": "0: 2_ 5 / 1: 4_ P"}, hands={0: "1"}, actions={0: "wrath"},
                      reserves={0: "1", 1: "1"})
     state = act(act(state, 0, type="play_action", card="wrath", group="aediles"), 1, type="allow")
@@ -167,7 +167,7 @@ def test_1_8_6_wrath_of_the_gods_discards_every_card_at_a_group():
 
 
 def test_1_8_8_an_action_card_without_a_target_cannot_be_played():
-    """RULINGS 1.8.8: no face-up opponent card (Assassination), empty opponent hand (Spy), none of your cards
+    """RULES 1.8.8: no face-up opponent card (Assassination), empty opponent hand (Spy), none of your cards
     at two open groups (Castling), no opponent face-down card (Scout), no card at all (Wrath); and a Veto is
     never played on one's own turn."""
     state = position(groups={"senators": "1: 3_"}, hands={0: "1"},
@@ -186,7 +186,7 @@ def test_1_8_8_an_action_card_without_a_target_cannot_be_played():
 
 
 def test_1_9_1_the_game_ends_when_the_last_patrician_is_won():
-    """RULINGS 1.9.1: the game ends at once, here in the 8-card vote, before any draw or vote card."""
+    """RULES 1.9.1: the game ends at once, here in the 8-card vote, before any draw or vote card."""
     left = {g: 0 for g in GROUPS}
     left["censors"] = 1
     state = position(groups={"censors": "0: 5 5 5 5 / 1: 1 1 1"}, left=left, hands={0: "2 3"},
@@ -199,7 +199,7 @@ def test_1_9_1_the_game_ends_when_the_last_patrician_is_won():
 
 
 def test_1_9_2_the_game_ends_when_both_players_are_out_of_influence():
-    """RULINGS 1.9.2: no influence card in hand or reserve for either player ends the game (action cards do
+    """RULES 1.9.2: no influence card in hand or reserve for either player ends the game (action cards do
     not count)."""
     state = position(hands={0: "1"}, actions={1: "spy"}, groups={"senators": "1: 4"}, vote_deck=["orgy"])
     state = act(act(state, 0, **place(1, "senators")), 0, type="end_turn")
@@ -207,7 +207,7 @@ def test_1_9_2_the_game_ends_when_both_players_are_out_of_influence():
 
 
 def test_1_9_3_one_player_out_gives_the_other_a_last_turn():
-    """RULINGS 1.9.3: the player who still has influence cards in hand places all that the limits allow, face
+    """RULES 1.9.3: the player who still has influence cards in hand places all that the limits allow, face
     up or face down, with no action card; the 8-card votes are resolved; no vote card; the game ends."""
     groups = {g: "1: 1 1 1 1 1" for g in ("senators", "praetors", "quaestors")}
     groups.update({"censors": "1: 3 3", "aediles": "0: 3 3 3 / 1: 1 1 1 1"})
@@ -230,7 +230,7 @@ def test_1_9_3_one_player_out_gives_the_other_a_last_turn():
 
 
 def test_1_9_3_a_last_turn_ends_at_once_when_nothing_fits():
-    """RULINGS 1.9.3: with no room for any card, the last turn is over as soon as it begins."""
+    """RULES 1.9.3: with no room for any card, the last turn is over as soon as it begins."""
     state = position(groups={g: "1: 1 1 1 1 1" for g in GROUPS if g != "senators"}, hands={0: "1", 1: "2"},
                      vote_deck=["orgy"])
     state = act(act(state, 0, **place(1, "senators")), 0, type="end_turn")
@@ -241,7 +241,7 @@ def test_1_9_3_a_last_turn_ends_at_once_when_nothing_fits():
 
 
 def test_1_9_4_patricians_never_won_score_for_nobody():
-    """RULINGS 1.9.4: remaining patricians count for no one."""
+    """RULES 1.9.4: remaining patricians count for no one."""
     state = position(hands={0: "1"}, won={0: {"senators": 2}, 1: {"aediles": 1}}, vote_deck=["orgy"],
                      missions=("quaestors", "quaestors"))
     state = act(act(state, 0, **place(1, "senators")), 0, type="end_turn")
@@ -269,7 +269,7 @@ def finished_with(won, missions=("senators", "praetors"), options=None):
 
 
 def test_1_10_one_point_per_patrician_plus_majority_and_whole_group():
-    """RULINGS 1.10: 1 per patrician; +1 for 3 of 5 or 2 of 3; +1 more for the whole group."""
+    """RULES 1.10: 1 per patrician; +1 for 3 of 5 or 2 of 3; +1 more for the whole group."""
     state = finished_with({0: {"senators": 3, "aediles": 2}, 1: {"senators": 2, "aediles": 1, "censors": 3}},
                           missions=("quaestors", "quaestors"))
     outcome = GAME.outcome(state)
@@ -289,14 +289,14 @@ def test_1_10_worked_example_all_quaestors_with_the_quaestor_mission_is_nine_poi
 
 
 def test_1_10_a_mission_needs_at_least_three_patricians_of_its_group():
-    """RULINGS 1.10: the influence bonus needs at least 3 patricians of the group on the card (+2)."""
+    """RULES 1.10: the influence bonus needs at least 3 patricians of the group on the card (+2)."""
     two = GAME.outcome(finished_with({0: {"praetors": 2}}, missions=("praetors", "senators")))
     three = GAME.outcome(finished_with({0: {"praetors": 3}}, missions=("praetors", "senators")))
     assert two["scores"][0] == 2 and three["scores"][0] == 3 + 1 + 2
 
 
 def test_1_10_a_tied_score_is_a_draw_unless_the_tiebreak_option_is_on():
-    """RULINGS 1.10 (PROPOSED): equal scores are a draw; the option breaks the tie by patricians won."""
+    """RULES 1.10 (PROPOSED): equal scores are a draw; the option breaks the tie by patricians won."""
     won = {0: {"aediles": 2, "censors": 2}, 1: {"senators": 3, "praetors": 2}}
     draw = GAME.outcome(finished_with(won, missions=("quaestors", "quaestors")))
     assert draw["scores"] == [6, 6] and draw["winners"] == [0, 1] and draw["tiebreak"] is None
@@ -307,7 +307,7 @@ def test_1_10_a_tied_score_is_a_draw_unless_the_tiebreak_option_is_on():
 
 
 def test_1_10_tiebreak_with_equal_patricians_stays_a_draw():
-    """RULINGS 1.10 (PROPOSED option): equal scores and equal patricians remain a draw."""
+    """RULES 1.10 (PROPOSED option): equal scores and equal patricians remain a draw."""
     won = {0: {"senators": 3}, 1: {"praetors": 3}}
     outcome = GAME.outcome(finished_with(won, missions=("quaestors", "quaestors"),
                                          options={"tiebreak_patricians": True}))

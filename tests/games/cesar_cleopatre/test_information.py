@@ -1,4 +1,4 @@
-"""César & Cléopâtre: hidden information (RULINGS 0.1, 1.7), the resample every bot relies on, the game log,
+"""César & Cléopâtre: hidden information (RULES 0.1, 1.7), the resample every bot relies on, the game log,
 and invariants checked at every step of random games."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from collections import Counter
 
 import pytest
 
-from games.cesar_cleopatre import knowledge as kn
-from games.cesar_cleopatre.cards import (
+from games.cesar_cleopatre import view as kn
+from games.cesar_cleopatre.components import (
     GROUP_LIMIT,
     GROUP_SIZE,
     GROUPS,
@@ -19,7 +19,7 @@ from games.cesar_cleopatre.cards import (
     influence_deck,
     influence_reserve,
 )
-from games.cesar_cleopatre.rules import values_of
+from games.cesar_cleopatre.components import values_of
 from games.cesar_cleopatre.view import hidden_zones
 from games.core import IllegalAction, rng
 from games.core.conformance import check_resample_hides, random_game, random_step
@@ -72,7 +72,7 @@ def check_invariants(state):
 
 @pytest.mark.parametrize("options", OPTION_SETS, ids=["default", "arrange-italian", "author-options"])
 def test_1_7_every_view_survives_the_resample_leak_test_at_every_step(options):
-    """RULINGS 0.1, 1.7: at every step of whole games, for both seats and a spectator, redrawing everything
+    """RULES 0.1, 1.7: at every step of whole games, for both seats and a spectator, redrawing everything
     the viewer cannot know leaves its view (log and legal actions included) unchanged, and the redraw
     depends only on what the viewer knows."""
     changed = 0
@@ -85,7 +85,7 @@ def test_1_7_every_view_survives_the_resample_leak_test_at_every_step(options):
 
 @pytest.mark.parametrize("options", OPTION_SETS, ids=["default", "arrange-italian", "author-options"])
 def test_1_7_cards_and_knowledge_stay_consistent_through_whole_games(options):
-    """RULINGS 1.1, 1.4.3, 1.7: at every step every card is in exactly one place, the limits hold, and what
+    """RULES 1.1, 1.4.3, 1.7: at every step every card is in exactly one place, the limits hold, and what
     each seat is tracked to know of the other's hidden cards agrees with the true cards."""
     for seed in (5, 6, 7):
         for state in game_states(seed, options):
@@ -94,7 +94,7 @@ def test_1_7_cards_and_knowledge_stay_consistent_through_whole_games(options):
 
 
 def test_1_7_resampled_states_are_whole_games_that_play_on():
-    """RULINGS 1.7: a resampled state (bots search them) keeps every constraint and can be played to the end,
+    """RULES 1.7: a resampled state (bots search them) keeps every constraint and can be played to the end,
     the tracked knowledge staying true all along."""
     for seed in (8, 9):
         states = game_states(seed, {"action_pile": "arrange"})
@@ -117,7 +117,7 @@ def test_1_7_resampled_states_are_whole_games_that_play_on():
 
 
 def test_1_3_4_resample_keeps_what_the_setup_tells_about_the_opponent():
-    """RULINGS 1.3.4: a seat knows the opponent's face-down cards are one series 1..5 and his hand the other,
+    """RULES 1.3.4: a seat knows the opponent's face-down cards are one series 1..5 and his hand the other,
     and a resample keeps that."""
     state = GAME.setup(2, 21, {})
     for p in (0, 1):
@@ -135,7 +135,7 @@ def test_1_3_4_resample_keeps_what_the_setup_tells_about_the_opponent():
 
 
 def test_1_8_3_resample_keeps_what_the_spy_saw():
-    """RULINGS 1.8.3: the spy knows the opponent's hand while choosing, and the rest of it afterwards."""
+    """RULES 1.8.3: the spy knows the opponent's hand while choosing, and the rest of it afterwards."""
     state = position(hands={0: "1", 1: "2 5 P 3"}, actions={0: "spy", 1: "veto"}, reserves={0: "1", 1: "3 4 4"},
                      action_reserves={1: "wrath scout"})
     state = act(act(state, 0, type="play_action", card="spy"), 1, type="allow")
@@ -153,7 +153,7 @@ def test_1_8_3_resample_keeps_what_the_spy_saw():
 
 
 def test_1_3_3_resample_keeps_an_arranged_pile_for_its_owner_only():
-    """RULINGS 1.3.3: the owner of an arranged pile knows its order; a shuffled pile's order nobody knows."""
+    """RULES 1.3.3: the owner of an arranged pile knows its order; a shuffled pile's order nobody knows."""
     state = GAME.setup(2, 23, {"action_pile": "arrange"})
     for p in (0, 1):
         for v in (5, 4, 3, 2):
@@ -167,7 +167,7 @@ def test_1_3_3_resample_keeps_an_arranged_pile_for_its_owner_only():
 
 
 def test_1_7_resample_drops_the_log_lines_the_seat_cannot_see():
-    """RULINGS 0.1: the redrawn world carries no private line of the other seat (a bot reads nothing secret)."""
+    """RULES 0.1: the redrawn world carries no private line of the other seat (a bot reads nothing secret)."""
     state = position(hands={0: "1 2"}, reserves={0: "3", 1: "3"})
     state = act(state, 0, type="place", value=2, group="senators", face="down")
     assert any(e.get("to") == [0] for e in state["log"])
@@ -176,7 +176,7 @@ def test_1_7_resample_drops_the_log_lines_the_seat_cannot_see():
 
 
 def test_0_1_public_log_lines_never_name_a_face_down_card():
-    """RULINGS 0.1: a face-down placement is public only as a count; the value goes to its owner's line."""
+    """RULES 0.1: a face-down placement is public only as a count; the value goes to its owner's line."""
     state = position(hands={0: "4 2"}, reserves={0: "3", 1: "3"})
     state = act(state, 0, type="place", value=4, group="praetors", face="down")
     public = [e for e in state["log"] if e["key"] == "place_down"]
@@ -188,7 +188,7 @@ def test_0_1_public_log_lines_never_name_a_face_down_card():
 
 
 def test_every_log_line_renders_in_both_languages():
-    """RULINGS 0.5: every log line of whole games is a full sentence in English and in French, with the
+    """RULES 0.5: every log line of whole games is a full sentence in English and in French, with the
     French names in French (no missing argument)."""
     keys = set()
     for seed, options in ((11, {}), (12, OPTION_SETS[1]), (13, OPTION_SETS[2])):
@@ -203,7 +203,7 @@ def test_every_log_line_renders_in_both_languages():
 
 
 def test_refusals_are_precise_and_reveal_nothing():
-    """RULINGS 0.1 (no error text leaks): a refused action gets a sentence about the seat's own cards or
+    """RULES 0.1 (no error text leaks): a refused action gets a sentence about the seat's own cards or
     public facts, never the opponent's."""
     state = position(groups={"praetors": "1: 4"}, hands={0: "1 2"}, actions={0: "assassination"},
                      reserves={0: "1", 1: "1"})
@@ -234,7 +234,7 @@ ODD_ACTIONS = [
 
 
 def test_0_1_odd_input_is_refused_with_a_sentence_in_every_phase():
-    """RULINGS 0.1: whatever a client sends, in any phase, the answer is a refusal sentence (never a crash),
+    """RULES 0.1: whatever a client sends, in any phase, the answer is a refusal sentence (never a crash),
     and the state is untouched."""
     phases = set()
     for state in game_states(14, {"action_pile": "arrange", "two_face_down": True}):

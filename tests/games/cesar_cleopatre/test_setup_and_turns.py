@@ -1,4 +1,4 @@
-"""César & Cléopâtre: components, setup and the turn (RULINGS 1.1 to 1.4; RULES.md in the package)."""
+"""César & Cléopâtre: components, setup and the turn (RULES 1.1 to 1.4; RULES.md in the package)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from games.cesar_cleopatre.cards import (
+from games.cesar_cleopatre.components import (
     ACTION_COUNTS,
     GROUP_SIZE,
     GROUPS,
@@ -16,7 +16,7 @@ from games.cesar_cleopatre.cards import (
     influence_deck,
     influence_reserve,
 )
-from games.cesar_cleopatre.rules import values_of
+from games.cesar_cleopatre.components import values_of
 from games.core import IllegalAction
 
 from .position import GAME, act, discards, group, hand, logged, position, reserve
@@ -36,7 +36,7 @@ def finish_setup(state, seat, order=(5, 4, 3, 2)):
 
 
 def test_1_1_components_are_the_published_counts():
-    """RULINGS 1.1: 37 influence cards per side (7 x 1..5, 2 Philosophers), 21 patricians in 5 groups,
+    """RULES 1.1: 37 influence cards per side (7 x 1..5, 2 Philosophers), 21 patricians in 5 groups,
     8 vote cards, 6 secret missions."""
     deck = influence_deck()
     assert len(deck) == 37 and Counter(deck) == {0: 2, 1: 7, 2: 7, 3: 7, 4: 7, 5: 7}
@@ -46,13 +46,13 @@ def test_1_1_components_are_the_published_counts():
 
 
 def test_1_2_thirteen_action_cards_per_side():
-    """RULINGS 1.2: Assassination 4, Spy 2, Castling 2, Scout 2, Wrath of the Gods 1, Veto 2."""
+    """RULES 1.2: Assassination 4, Spy 2, Castling 2, Scout 2, Wrath of the Gods 1, Veto 2."""
     assert ACTION_COUNTS == {"assassination": 4, "spy": 2, "castling": 2, "scout": 2, "wrath": 1, "veto": 2}
     assert len(action_deck()) == 13
 
 
 def test_1_1_every_card_is_accounted_for_after_setup():
-    """RULINGS 1.1: each side's 37 influence and 13 action cards are all in the game from the start."""
+    """RULES 1.1: each side's 37 influence and 13 action cards are all in the game from the start."""
     state = GAME.setup(2, 3, {})
     for p in (0, 1):
         assert sorted(hand(state, p) + reserve(state, p) + values_of(state["setup"][p])) == influence_deck()
@@ -63,7 +63,7 @@ def test_1_1_every_card_is_accounted_for_after_setup():
 
 
 def test_1_3_1_patricians_face_up_and_vote_cards_shuffled_face_down():
-    """RULINGS 1.3.1: 21 patricians in 5 piles; the 8 vote cards shuffled face down."""
+    """RULES 1.3.1: 21 patricians in 5 piles; the 8 vote cards shuffled face down."""
     state = GAME.setup(2, 5, {})
     view = GAME.view(state, 0)
     assert [g["left"] for g in view["groups"]] == [5, 5, 5, 3, 3]
@@ -72,7 +72,7 @@ def test_1_3_1_patricians_face_up_and_vote_cards_shuffled_face_down():
 
 
 def test_1_3_2_two_series_set_aside_and_the_rest_is_the_influence_reserve():
-    """RULINGS 1.3.2: two series 1..5 are set aside; 25 numbered cards and 2 Philosophers are shuffled into
+    """RULES 1.3.2: two series 1..5 are set aside; 25 numbered cards and 2 Philosophers are shuffled into
     the influence reserve."""
     state = GAME.setup(2, 7, {})
     for p in (0, 1):
@@ -83,7 +83,7 @@ def test_1_3_2_two_series_set_aside_and_the_rest_is_the_influence_reserve():
 
 
 def test_1_3_3_action_pile_is_shuffled_by_default():
-    """RULINGS 1.3.3: by default the 13 action cards are shuffled; nobody knows their order."""
+    """RULES 1.3.3: by default the 13 action cards are shuffled; nobody knows their order."""
     state = GAME.setup(2, 9, {})
     assert len(state["action_reserve"][0]) == 13 and state["arrange"] == [[], []]
     assert GAME.view(state, 0)["my_action_pile"] is None
@@ -91,7 +91,7 @@ def test_1_3_3_action_pile_is_shuffled_by_default():
 
 
 def test_1_3_3_action_pile_arranged_by_its_owner():
-    """RULINGS 1.3.3 (option "arrange"): each player stacks his action cards in the order he chooses, card by
+    """RULES 1.3.3 (option "arrange"): each player stacks his action cards in the order he chooses, card by
     card from the top; he sees that order, his opponent only the count."""
     state = GAME.setup(2, 9, {"action_pile": "arrange"})
     state = finish_setup(state, 0)
@@ -109,7 +109,7 @@ def test_1_3_3_action_pile_arranged_by_its_owner():
 
 
 def test_1_3_4_each_player_places_one_series_face_down_group_by_group():
-    """RULINGS 1.3.4: one card of the set-aside series at each group, face down, in the arrangement the player
+    """RULES 1.3.4: one card of the set-aside series at each group, face down, in the arrangement the player
     chooses; the other series is his hand. Both players set up at the same time."""
     state = GAME.setup(2, 11, {})
     assert GAME.to_act(state) == {0, 1}
@@ -126,7 +126,7 @@ def test_1_3_4_each_player_places_one_series_face_down_group_by_group():
 
 
 def test_1_3_5_each_player_draws_a_secret_mission():
-    """RULINGS 1.3.5: each player draws one mission in secret; the other four leave the game unseen."""
+    """RULES 1.3.5: each player draws one mission in secret; the other four leave the game unseen."""
     state = GAME.setup(2, 13, {})
     assert all(m in MISSIONS for m in state["missions"]) and len(state["missions"]) == 2
     assert GAME.view(state, 0)["mission"] == state["missions"][0]
@@ -136,7 +136,7 @@ def test_1_3_5_each_player_draws_a_secret_mission():
 
 
 def test_1_3_6_cleopatra_starts_once_both_have_set_up():
-    """RULINGS 1.3.6: Cléopâtre (seat 0) plays first, after both setups."""
+    """RULES 1.3.6: Cléopâtre (seat 0) plays first, after both setups."""
     state = GAME.setup(2, 15, {})
     state = finish_setup(state, 1)
     assert state["phase"] == "setup" and GAME.to_act(state) == {0}
@@ -148,7 +148,7 @@ def test_1_3_6_cleopatra_starts_once_both_have_set_up():
 
 
 def test_1_4_1_active_or_passive_is_chosen_at_the_start_of_the_turn():
-    """RULINGS 1.4.1: a turn is active or passive; the first active move decides, and passive is only
+    """RULES 1.4.1: a turn is active or passive; the first active move decides, and passive is only
     offered before it."""
     state = position(hands={0: "1 2 3"}, reserves={0: "4 4 4"})
     legal = GAME.legal_actions(state, 0)
@@ -160,7 +160,7 @@ def test_1_4_1_active_or_passive_is_chosen_at_the_start_of_the_turn():
 
 
 def test_1_4_2_one_card_face_down_ends_the_placement():
-    """RULINGS 1.4.2: exactly one card face down (without the Italian option, a second is refused)."""
+    """RULES 1.4.2: exactly one card face down (without the Italian option, a second is refused)."""
     state = position(hands={0: "1 2 3"}, reserves={0: "4 4 4"})
     state = act(state, 0, **place(3, "senators"))
     assert group(state, "senators")["down"][0] == [3]
@@ -172,7 +172,7 @@ def test_1_4_2_one_card_face_down_ends_the_placement():
 
 
 def test_1_4_2_two_cards_face_up_to_one_or_two_groups():
-    """RULINGS 1.4.2: or exactly two face up, to the same group or to two groups; the second must be face up."""
+    """RULES 1.4.2: or exactly two face up, to the same group or to two groups; the second must be face up."""
     state = position(hands={0: "1 2 3"}, reserves={0: "4 4 4"})
     first = act(state, 0, **place(3, "senators", "up"))
     legal = GAME.legal_actions(first, 0)
@@ -186,7 +186,7 @@ def test_1_4_2_two_cards_face_up_to_one_or_two_groups():
 
 
 def test_1_4_2_a_first_face_up_card_needs_a_second_one_to_follow():
-    """RULINGS 1.4.2: a single card in hand, or a single free space, cannot take two face-up cards."""
+    """RULES 1.4.2: a single card in hand, or a single free space, cannot take two face-up cards."""
     lonely = position(hands={0: "3"}, reserves={0: "4"})
     assert not any(a.get("face") == "up" for a in GAME.legal_actions(lonely, 0))
     full = {g: "0: 1 1 1 1 1" for g in GROUPS if g != "censors"}
@@ -199,7 +199,7 @@ def test_1_4_2_a_first_face_up_card_needs_a_second_one_to_follow():
 
 
 def test_1_4_3_at_most_five_own_cards_at_a_group():
-    """RULINGS 1.4.3: a player has at most 5 of his own cards at a group."""
+    """RULES 1.4.3: a player has at most 5 of his own cards at a group."""
     state = position(groups={"senators": "0: 1 2 3 4_ 5_"}, hands={0: "1 2"}, reserves={0: "3"})
     assert not any(a.get("group") == "senators" for a in GAME.legal_actions(state, 0))
     with pytest.raises(IllegalAction, match="already have 5 cards"):
@@ -207,7 +207,7 @@ def test_1_4_3_at_most_five_own_cards_at_a_group():
 
 
 def test_1_4_3_at_most_eight_cards_at_a_group():
-    """RULINGS 1.4.3: at most 8 cards at a group, both players together."""
+    """RULES 1.4.3: at most 8 cards at a group, both players together."""
     state = position(groups={"senators": "0: 1 2 3 / 1: 1 2 3 4 5"}, hands={0: "1 2"}, reserves={0: "3"})
     assert not any(a.get("group") == "senators" for a in GAME.legal_actions(state, 0))
     with pytest.raises(IllegalAction, match="already holds 8 cards"):
@@ -215,7 +215,7 @@ def test_1_4_3_at_most_eight_cards_at_a_group():
 
 
 def test_1_4_2_1_one_optional_action_card_before_or_after_the_placement_not_after_drawing():
-    """RULINGS 1.4.2.1: the action card may come before or after the placement, but before drawing."""
+    """RULES 1.4.2.1: the action card may come before or after the placement, but before drawing."""
     groups = {"praetors": "1: 4"}
     before = position(groups=groups, hands={0: "1 2"}, actions={0: "assassination"},
                       reserves={0: "3 3 3", 1: "1"}, action_reserves={0: "spy spy"})
@@ -233,7 +233,7 @@ def test_1_4_2_1_one_optional_action_card_before_or_after_the_placement_not_afte
 
 
 def test_1_4_4_two_face_down_cards_only_with_the_italian_option():
-    """RULINGS 1.4.4: off by default; with the option, a player who plays no action card may place a second
+    """RULES 1.4.4: off by default; with the option, a player who plays no action card may place a second
     card face down, and then plays no action card."""
     setup = dict(groups={"praetors": "1: 4"}, hands={0: "1 2 3"}, actions={0: "assassination"},
                  reserves={0: "3 3 3", 1: "1"}, action_reserves={0: "spy"})
@@ -252,7 +252,7 @@ def test_1_4_4_two_face_down_cards_only_with_the_italian_option():
 
 
 def test_1_4_5_eight_card_vote_comes_after_the_action_card_and_before_drawing():
-    """RULINGS 1.4.5: a group reaching 8 cards votes after the placement and the optional action card, and
+    """RULES 1.4.5: a group reaching 8 cards votes after the placement and the optional action card, and
     before the refill; an action card can still change the group before the check."""
     groups = {"praetors": "0: 5 5 5 / 1: 1 1 1 1"}
     state = position(groups=groups, hands={0: "4 2"}, actions={0: "assassination"}, reserves={0: "3 3 3"},
@@ -270,7 +270,7 @@ def test_1_4_5_eight_card_vote_comes_after_the_action_card_and_before_drawing():
 
 
 def test_1_4_5_every_group_with_eight_cards_votes():
-    """RULINGS 1.4.5: several 8-card groups each have their own vote."""
+    """RULES 1.4.5: several 8-card groups each have their own vote."""
     groups = {"senators": "0: 5 5 5 5 / 1: 1 1 1 1", "censors": "0: 1 1 1 1 / 1: 5 5 5 5"}
     state = position(groups=groups, hands={0: "2"}, reserves={0: "3"}, vote_deck=["orgy"])
     state = act(state, 0, **place(2, "praetors"))
@@ -279,7 +279,7 @@ def test_1_4_5_every_group_with_eight_cards_votes():
 
 
 def test_1_4_6_refill_to_five_choosing_the_reserve_of_each_card():
-    """RULINGS 1.4.2.6: draw up to 5, each card from the reserve of the player's choice."""
+    """RULES 1.4.2.6: draw up to 5, each card from the reserve of the player's choice."""
     state = position(hands={0: "1 2 3"}, reserves={0: "4 4 4", 1: "1"}, action_reserves={0: "spy veto wrath"},
                      vote_deck=["orgy"])
     state = act(state, 0, **place(1, "senators"))
@@ -295,7 +295,7 @@ def test_1_4_6_refill_to_five_choosing_the_reserve_of_each_card():
 
 
 def test_1_4_6_the_whole_refill_can_be_chosen_at_once():
-    """RULINGS 1.4.2.6: instead of card by card, the player may draw every missing card at once, choosing how
+    """RULES 1.4.2.6: instead of card by card, the player may draw every missing card at once, choosing how
     many come from each reserve (within what each holds)."""
     state = position(hands={0: "1 2 3 4"}, reserves={0: "4 4 5", 1: "1"}, action_reserves={0: "spy"},
                      vote_deck=["orgy"])
@@ -311,7 +311,7 @@ def test_1_4_6_the_whole_refill_can_be_chosen_at_once():
 
 
 def test_1_4_7_the_vote_card_is_drawn_after_the_refill():
-    """RULINGS 1.4.7: an active turn ends with the top vote card: a group card calls a vote there."""
+    """RULES 1.4.7: an active turn ends with the top vote card: a group card calls a vote there."""
     state = position(groups={"aediles": "0: 4 / 1: 2"}, hands={0: "1"}, vote_deck=["orgy", "aediles"])
     state = act(act(state, 0, **place(1, "senators")), 0, type="end_turn")
     assert logged(state, "vote_card") == [{"card": "aediles"}]
@@ -319,7 +319,7 @@ def test_1_4_7_the_vote_card_is_drawn_after_the_refill():
 
 
 def test_1_4_3_passive_turn_exchanges_cards_and_draws_no_vote_card():
-    """RULINGS 1.4.3: discard any number of cards, refill to 5, no placement and no vote card."""
+    """RULES 1.4.3: discard any number of cards, refill to 5, no placement and no vote card."""
     state = position(hands={0: "1 1 2"}, actions={0: "spy veto"}, reserves={0: "5 5 5", 1: "1"},
                      action_reserves={0: "wrath"}, vote_deck=["orgy", "senators"])
     state = act(state, 0, type="passive")
@@ -337,7 +337,7 @@ def test_1_4_3_passive_turn_exchanges_cards_and_draws_no_vote_card():
 
 
 def test_1_4_4_the_owner_always_sees_his_face_down_cards():
-    """RULINGS 1.4.4: in the app the owner always sees his own face-down cards; nobody else does."""
+    """RULES 1.4.4: in the app the owner always sees his own face-down cards; nobody else does."""
     state = position(groups={"senators": "0: 4_ P_ 2 / 1: 3_"}, hands={0: "1"})
     mine = GAME.view(state, 0)["groups"][0]
     theirs = GAME.view(state, 1)["groups"][0]
@@ -347,7 +347,7 @@ def test_1_4_4_the_owner_always_sees_his_face_down_cards():
 
 
 def test_1_4_5_an_empty_reserve_means_drawing_from_the_other():
-    """RULINGS 1.4.5: when one reserve is empty the cards come from the other; when both are, the player plays
+    """RULES 1.4.5: when one reserve is empty the cards come from the other; when both are, the player plays
     on with fewer than 5 cards."""
     state = position(hands={0: "1 2"}, action_reserves={0: "spy veto scout wrath"}, vote_deck=["orgy"],
                      reserves={1: "1"})
@@ -359,7 +359,7 @@ def test_1_4_5_an_empty_reserve_means_drawing_from_the_other():
 
 
 def test_1_4_6_no_legal_placement_means_a_passive_turn():
-    """RULINGS 1.4.6: without an influence card in hand, or with no room anywhere, only passive is allowed."""
+    """RULES 1.4.6: without an influence card in hand, or with no room anywhere, only passive is allowed."""
     no_influence = position(actions={0: "spy assassination"}, hands={1: "1"}, groups={"senators": "1: 3"},
                             reserves={0: "1"})
     assert GAME.legal_actions(no_influence, 0) == [{"type": "passive"}]
@@ -369,7 +369,7 @@ def test_1_4_6_no_legal_placement_means_a_passive_turn():
 
 
 def test_1_4_6_no_exchange_possible_is_a_pass():
-    """RULINGS 1.4.6: with nothing to exchange or draw, the passive player passes."""
+    """RULES 1.4.6: with nothing to exchange or draw, the passive player passes."""
     state = position(reserves={1: "1"})
     state = act(state, 0, type="passive")
     assert GAME.legal_actions(state, 0) == [{"type": "end_turn"}]

@@ -1,8 +1,8 @@
-"""The components of César & Cléopâtre as data (RULINGS 1.1, 1.2, 1.5, 1.10), and every name shown to players.
+"""The components of César & Cléopâtre as data (RULES 1.1, 1.2, 1.5, 1.10), and every name shown to players.
 
 Conventions used everywhere in the engine:
-- seat 0 is Cléopâtre (she starts, RULINGS 1.3.6), seat 1 is César;
-- an influence card is its value, an int: 1..5, and 0 for a Philosopher (it counts 0, RULINGS 1.6.1);
+- seat 0 is Cléopâtre (she starts, RULES 1.3.6), seat 1 is César;
+- an influence card is its value, an int: 1..5, and 0 for a Philosopher (it counts 0, RULES 1.6.1);
 - an action card is its name (ACTION_CARDS); a vote card is a group name, "orgy" or "orgy_reshuffle";
 - groups are indexed in the order of GROUPS inside the state; actions and views use their names.
 
@@ -12,11 +12,15 @@ source behind it) is listed in PROPOSED so that the rules text can mark it "reco
 
 from __future__ import annotations
 
+from bisect import bisect
+from functools import lru_cache
+from typing import Any
+
 SIDES = ("cleopatra", "caesar")
 SIDE_NAMES = {"cleopatra": ("Cleopatra", "Cléopâtre"), "caesar": ("Caesar", "César")}
-FIRST_SEAT = 0  # Cléopâtre starts (RULINGS 1.3.6; FR-C&C 3 "en commençant par Cléopâtre").
+FIRST_SEAT = 0  # Cléopâtre starts (RULES 1.3.6; FR-C&C 3 "en commençant par Cléopâtre").
 
-# --- patricians (RULINGS 1.1): 21 in 5 groups.
+# --- patricians (RULES 1.1): 21 in 5 groups.
 GROUPS = ("senators", "praetors", "quaestors", "aediles", "censors")
 GROUP_SIZE = (5, 5, 5, 3, 3)
 PATRICIANS = sum(GROUP_SIZE)  # 21
@@ -29,13 +33,13 @@ GROUP_NAMES = {  # plural, then singular
     "censors": ("Censors", "Censeurs", "Censor", "Censeur"),
 }
 
-# --- influence cards (RULINGS 1.1): per side 7 of each value 1..5 and 2 Philosophers.
+# --- influence cards (RULES 1.1): per side 7 of each value 1..5 and 2 Philosophers.
 PHILOSOPHER = 0
 VALUES = (1, 2, 3, 4, 5)
 COPIES_PER_VALUE = 7
 PHILOSOPHERS_PER_SIDE = 2
 INFLUENCE_PER_SIDE = COPIES_PER_VALUE * len(VALUES) + PHILOSOPHERS_PER_SIDE  # 37
-# Set aside at setup: two series 1..5 (RULINGS 1.3.2); one is placed face down, one is the starting hand.
+# Set aside at setup: two series 1..5 (RULES 1.3.2); one is placed face down, one is the starting hand.
 SETUP_SERIES = VALUES
 SERIES_SET_ASIDE = 2
 
@@ -54,7 +58,7 @@ def influence_reserve() -> list[int]:
     return deck
 
 
-# --- action cards (RULINGS 1.2): 13 per side.
+# --- action cards (RULES 1.2): 13 per side.
 ACTION_CARDS = ("assassination", "spy", "castling", "scout", "wrath", "veto")
 ACTION_COUNTS = {"assassination": 4, "spy": 2, "castling": 2, "scout": 2, "wrath": 1, "veto": 2}
 ACTIONS_PER_SIDE = sum(ACTION_COUNTS.values())  # 13
@@ -74,7 +78,7 @@ def action_deck() -> list[str]:
     return [a for a in ACTION_CARDS for _ in range(ACTION_COUNTS[a])]
 
 
-# --- vote cards (RULINGS 1.5.1): one per group, two plain Orgies, one Orgy that reshuffles.
+# --- vote cards (RULES 1.5.1): one per group, two plain Orgies, one Orgy that reshuffles.
 ORGY = "orgy"
 ORGY_RESHUFFLE = "orgy_reshuffle"
 VOTE_CARDS = GROUPS + (ORGY, ORGY, ORGY_RESHUFFLE)
@@ -83,17 +87,17 @@ VOTE_CARD_NAMES = {
     ORGY_RESHUFFLE: ("Orgy, reshuffle the vote cards", "Orgie, remélangez le paquet"),
     **{g: (f"Vote: {GROUP_NAMES[g][2]}", f"Suffrage : {GROUP_NAMES[g][3]}") for g in GROUPS},
 }
-EXHAUSTED_GROUPS_FOR_ORGY_REMOVAL = 2  # author's option (a): when the second group is exhausted (RULINGS 1.5.5)
+EXHAUSTED_GROUPS_FOR_ORGY_REMOVAL = 2  # author's option (a): when the second group is exhausted (RULES 1.5.5)
 
-# --- secret missions, "influence bonus" (RULINGS 1.1, 1.10): 6 cards.
+# --- secret missions, "influence bonus" (RULES 1.1, 1.10): 6 cards.
 MISSIONS = ("senators", "senators", "praetors", "praetors", "quaestors", "quaestors")
 
-# --- limits (RULINGS 1.4.2, 1.4.3).
+# --- limits (RULES 1.4.2, 1.4.3).
 HAND_SIZE = 5
 OWN_LIMIT = 5  # a player's own cards at one group
-GROUP_LIMIT = 8  # both players' cards at one group; reaching it calls a vote (RULINGS 1.4.5)
+GROUP_LIMIT = 8  # both players' cards at one group; reaching it calls a vote (RULES 1.4.5)
 
-# --- scoring (RULINGS 1.10).
+# --- scoring (RULES 1.10).
 PATRICIAN_POINTS = 1
 MAJORITY = {5: 3, 3: 2}  # group size -> patricians needed for the majority
 MAJORITY_POINTS = 1
@@ -101,7 +105,7 @@ ALL_POINTS = 1
 MISSION_THRESHOLD = 3
 MISSION_POINTS = 2
 
-# --- cosmetic names of the influence cards (RULINGS 1.1, PROPOSED value mapping, Low confidence).
+# --- cosmetic names of the influence cards (RULES 1.1, PROPOSED value mapping, Low confidence).
 INFLUENCE_NAMES = {
     "caesar": {5: ("Consul", "Consul"), 4: ("Courtier", "Courtisan"), 3: ("Prefect", "Préfet"),
                2: ("Centurion", "Centurion"), 1: ("Slave", "Esclave"), 0: ("Philosopher", "Philosophe")},
@@ -121,7 +125,7 @@ END_REASONS = {
                   "les deux joueurs ont passé de suite : plus rien ne peut changer"),
 }
 
-# Rulings that are our own choice (RULINGS marks them PROPOSED, or RULES.md "decided"): the rules text
+# Rules that are our own choice, where the sources are silent: the rules text
 # marks these "reconstructed". Keys are the rule numbers of games/cesar_cleopatre/RULES.md.
 PROPOSED = {
     "1.1": "the value-to-character mapping of the influence cards (cosmetic)",
@@ -140,3 +144,50 @@ PROPOSED = {
     "1.9.5": "at the end every face-down card and both missions are revealed",
     "1.10.2": "a tied score is a draw; optional tiebreak by patricians won",
 }
+
+
+# --- influence cards in the state: strings of digits, one per card ("0" is a Philosopher), sorted except in a
+# reserve ("0135" is a Philosopher, a 1, a 3 and a 5). A state is copied at every action, and a string copies
+# far faster than a list; actions, views and the log use int values.
+
+
+def cards_of(values: Any) -> str:
+    """Influence values -> their sorted string: [3, 0, 5] -> "035"."""
+    return "".join(sorted(map(str, values)))
+
+
+def values_of(cards: str) -> list[int]:
+    """A string of influence cards -> their values, in the string's order."""
+    return [int(c) for c in cards]
+
+
+@lru_cache(maxsize=4096)
+def kinds_of(cards: str) -> tuple[int, ...]:
+    """The different values among influence cards, ascending (asked at almost every move generation, about
+    few different hands: remembered)."""
+    return tuple(int(c) for c in sorted(set(cards)))
+
+
+def with_card(cards: str, value: int) -> str:
+    """A sorted string of cards with one more card."""
+    c = str(value)
+    i = bisect(cards, c)
+    return cards[:i] + c + cards[i:]
+
+
+def without_card(cards: str, value: int) -> str:
+    """A string of cards with one card of `value` less."""
+    i = cards.index(str(value))
+    return cards[:i] + cards[i + 1:]
+
+
+def merged(cards: str, more: str) -> str:
+    return "".join(sorted(cards + more))
+
+
+def strength(cards: str) -> int:
+    """The sum of influence cards (a Philosopher counts 0, RULES 1.6.1)."""
+    return sum(map(int, cards))
+
+
+ZONE_DOWN = tuple(f"d{i}" for i in range(len(GROUPS)))  # knowledge zones of the face-down cards per group

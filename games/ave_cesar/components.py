@@ -1,4 +1,4 @@
-"""Ave César's components and numbers, as data (RULINGS §2.1–2.5).
+"""Ave César's components and numbers, as data (RULES 2.1–2.5).
 
 Two kinds of numbers live here:
 
@@ -17,7 +17,8 @@ from __future__ import annotations
 from typing import Any
 
 # --------------------------------------------------------------------------------------- PROPOSED
-# RULINGS marks each of these PROPOSED (no source). One table, read by the rules code.
+# Numbers and lists with no source behind them (RULES.md marks them reconstructed). One table, read by the
+# rules code.
 PROPOSED: dict[str, Any] = {
     # 2.1: the three resource decks by value band (told apart by 1, 2 or 3 dots on the back).
     "deck_values": ((1, 2, 3), (4, 5, 6), (7, 8, 9)),

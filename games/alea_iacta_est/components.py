@@ -1,4 +1,4 @@
-"""The components of Alea Iacta Est as data (RULINGS 3.1, 3.2, 3.10).
+"""The components of Alea Iacta Est as data (RULES 3.1, 3.2, 3.10).
 
 Everything the rules code counts on is here: dice per player, the province and patrician tiles, the
 Fortuna tiles, the Senate cards (a PROPOSED, reconstructed set: one table, see 3.10) and the set-up
@@ -9,7 +9,7 @@ table by player count. Ids are short strings so that states stay plain JSON:
 - a Senate card is its Roman numeral (``"IV"``); a Fortuna tile is its value (1, 2 or 3).
 
 Province tiles and patricians in a face-down pile are never shown, so their ids never follow a hidden
-tile (RULINGS 0.1); once revealed they are public.
+tile (RULES 0.1); once revealed they are public.
 """
 
 from __future__ import annotations
@@ -19,16 +19,16 @@ from typing import Any
 DICE_PER_PLAYER = 8
 DIE_FACES = 6
 
-# The five player colours of the dice, by seat (cosmetic; RULINGS 3.1).
+# The five player colours of the dice, by seat (cosmetic; RULES 3.1).
 DIE_COLOURS = ("grey", "brown", "blue", "green", "yellow")
 
-# The buildings, in the order the round is evaluated (RULINGS 3.3.2).
+# The buildings, in the order the round is evaluated (RULES 3.3.2).
 TEMPLUM, SENATUS, CASTRUM, FORUM, LATRINA = "templum", "senatus", "castrum", "forum", "latrina"
 BUILDINGS = (TEMPLUM, SENATUS, CASTRUM, FORUM, LATRINA)
 BUILDING_NAMES = {TEMPLUM: "Templum", SENATUS: "Senatus", CASTRUM: "Castrum", FORUM: "Forum Romanum",
                   LATRINA: "Latrina"}
 
-# The six colours of provinces and patricians. The names are cosmetic (RULINGS 3.1: one province name per
+# The six colours of provinces and patricians. The names are cosmetic (RULES 3.1: one province name per
 # colour, the sixth, Gallia, PROPOSED); the rules only compare colour keys.
 COLOURS: tuple[dict[str, str], ...] = (
     {"key": "gallia", "name": "Gallia", "css": "#b03a2e", "en": "red", "fr": "rouge"},
@@ -63,12 +63,12 @@ PATRICIANS: tuple[str, ...] = tuple(f"{c}-{g}{v}" for c in COLOUR_KEYS for g in 
 PATRICIAN_INFO: dict[str, tuple[str, str, int]] = {
     f"{c}-{g}{v}": (c, g, v) for c in COLOUR_KEYS for g in (MAN, WOMAN) for v in PATRICIAN_VALUES}
 
-# Fortuna tiles: 8 x I, 14 x II, 8 x III (RULINGS 3.1).
+# Fortuna tiles: 8 x I, 14 x II, 8 x III (RULES 3.1).
 FORTUNA_TILES: tuple[int, ...] = (1,) * 8 + (2,) * 14 + (3,) * 8
 
-# Senate cards (RULINGS 3.10): NOT FOUND in any source; this whole table is the PROPOSED reconstruction.
+# Senate cards (RULES 3.10): NOT FOUND in any source; this whole table is the PROPOSED reconstruction.
 # 13 kinds, 19 cards. "effect" names the scoring rule (see scoring.py); "points" and "param" are its
-# numbers; "min_players" removes card IV at 2-3 players (RULINGS 3.2).
+# numbers; "min_players" removes card IV at 2-3 players (RULES 3.2).
 SENATE_CARDS: tuple[dict[str, Any], ...] = (
     {"id": "I", "qty": 2, "effect": "full_province", "points": 2, "param": None, "min_players": 2,
      "en": "+2 for each of your provinces holding both a man and a woman.",
@@ -116,11 +116,11 @@ SENATE_ORDER: dict[str, int] = {c["id"]: i for i, c in enumerate(SENATE_CARDS)}
 
 
 def senate_deck(players: int) -> list[str]:
-    """The Senate cards in play at this player count, in table order (RULINGS 3.2: no IV at 2-3)."""
+    """The Senate cards in play at this player count, in table order (RULES 3.2: no IV at 2-3)."""
     return [c["id"] for c in SENATE_CARDS if players >= c["min_players"] for _ in range(c["qty"])]
 
 
-# Set-up by player count (RULINGS 3.2): rounds, Templum used, Forum columns (= patricians revealed per
+# Set-up by player count (RULES 3.2): rounds, Templum used, Forum columns (= patricians revealed per
 # round), provinces revealed per round (= number of players).
 SETUP: dict[int, dict[str, Any]] = {
     2: {"rounds": 6, "templum": False, "columns": 4, "provinces": 2},
@@ -129,13 +129,13 @@ SETUP: dict[int, dict[str, Any]] = {
     5: {"rounds": 5, "templum": True, "columns": 7, "provinces": 5},
 }
 
-# Templum scoring (RULINGS 3.4.2): tiles kept by the best player and by every other player there.
+# Templum scoring (RULES 3.4.2): tiles kept by the best player and by every other player there.
 TEMPLUM_KEEP_BEST = 2
 TEMPLUM_KEEP_OTHER = 1
-# Senatus scoring (RULINGS 3.5.3): cards drawn, and how many ranked players receive one, by player count.
+# Senatus scoring (RULES 3.5.3): cards drawn, and how many ranked players receive one, by player count.
 SENATE_DRAW = 3
 SENATE_RECEIVERS = {2: 1, 3: 2, 4: 2, 5: 3}
-# Forum (RULINGS 3.7.1): two dice may go together only if they add up to this.
+# Forum (RULES 3.7.1): two dice may go together only if they add up to this.
 FORUM_PAIR_SUM = 5
 
 

@@ -1,0 +1,87 @@
+"""The Ave César engine: the `Game` subclass, which hands each hook of the contract to rules.py, view.py and
+scoring.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core import Action, Game, Option, Seat, State
+from games.core.bots import move_weight
+
+from . import components, rules, scoring, view
+from .messages import MESSAGES, render_args
+
+
+class AveCesar(Game):
+    slug = "ave_cesar"
+    title_en = "Ave César (Senators)"
+    title_fr = "Ave César"
+    pitch_en = "Auctions, extortion and a hidden purse: buy the Senate before the 4th War."
+    pitch_fr = "Enchères, extorsion et bourse cachée : achetez le Sénat avant la 4e Guerre."
+    min_players = 3
+    max_players = 5
+    rules_version = 1
+    messages = MESSAGES
+    options = (
+        Option("influence", False, (False, True),
+               en="Influence variant: players + 1 random influence cards are drafted before the first turn, "
+                  "from the player to the right of the first player, counter-clockwise.",
+               fr="Variante Influence : nombre de joueurs + 1 cartes Influence tirées au hasard sont choisies "
+                  "avant le premier tour, par le joueur à droite du premier joueur puis dans le sens anti-horaire.",
+               label_en="Influence cards", label_fr="Cartes Influence"),
+        Option("anti_bad_luck", False, (False, True),
+               en="Anti-bad-luck event deck: 2 Wars shuffled into an upper pile of 10 cards, 3 into a lower pile "
+                  "of 12, so the 4th War can only come from the lower pile.",
+               fr="Variante Anti-malchance : 2 Guerres mélangées dans un premier paquet de 10 cartes, 3 dans un "
+                  "second de 12 ; la 4e Guerre ne peut venir que du second paquet.",
+               label_en="Anti-bad-luck events", label_fr="Événements anti-malchance"),
+    )
+
+    # --------------------------------------------------------------------------------- contract
+
+    def render_log(self, entry: dict[str, Any], lang: str, names: list[str]) -> str:
+        return super().render_log({"key": entry["key"], "args": render_args(entry["args"], lang)}, lang, names)
+
+    # ------------------------------------------------------------------------------------ hooks
+
+    def start(self, players: int, rng_state: int, options: dict[str, Any]) -> State:
+        state = rules.new_state(players, rng_state, options)
+        rules.start(state)
+        return state
+
+    def actors(self, state: State) -> list[Seat]:
+        return rules.actors(state)
+
+    def finished(self, state: State) -> bool:
+        return state["phase"] == "over"
+
+    def moves(self, state: State, seat: Seat) -> list[Action]:
+        return rules.moves(state, seat)
+
+    def play(self, state: State, seat: Seat, action: Action) -> None:
+        rules.play(state, seat, action)
+
+    def observe(self, state: State, seat: Seat | None) -> dict[str, Any]:
+        return view.observe(state, seat)
+
+    def score(self, state: State) -> dict[str, Any]:
+        return scoring.score(state)
+
+    def resample(self, state: State, seat: Seat | None, seed: int) -> State:
+        return view.resample(state, seat, seed)
+
+    def refusal(self, state: State, seat: Seat, action: Action) -> str | None:
+        return rules.refusal(state, seat, action)
+
+    def action_bound(self, players: int) -> int:
+        return rules.ACTION_BOUND_PER_PLAYER * players
+
+    def playout_weight(self, state: State, seat: Seat, action: Action) -> float:
+        """Random playouts (conformance suite, novice bots): selling a senator outside a debt is rare, and each
+        lot weighs as much as finishing one's bids, whatever the number of bid spaces left on it."""
+        kind = action["type"]
+        if kind == "bid":
+            lot = state["auction"]["lots"][action["lot"]]
+            room = min(state["money"][seat] - rules.committed(state, seat), components.PROPOSED["bid_spaces"][-1])
+            return 1.0 / max(1, room - rules.best_bid(lot))
+        return move_weight(self.slug, kind)

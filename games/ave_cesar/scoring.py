@@ -1,0 +1,51 @@
+"""Ave César's outcome (RULES 2.9): the most senators wins, the richest breaks a tie."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core import State, score_line
+
+from .rules import living
+
+
+def score(state: State) -> dict[str, Any]:
+    n = state["players"]
+    senators = list(state["senators"])
+    money = state["money"]
+    alive = living(state)
+    tiebreak = None
+    if state["end"] == "last_standing" or len(alive) <= 1:
+        if alive:
+            winners = alive
+            tiebreak = {"en": "Every other player left the game: the last one in wins.",
+                        "fr": "Tous les autres joueurs sont sortis du jeu : le dernier en lice gagne."}
+        else:
+            last = max(s for s in state["out_at"] if s is not None)
+            winners = [s for s in range(n) if state["out_at"][s] == last]
+            tiebreak = {"en": "The last players left the game together: they share the victory.",
+                        "fr": "Les derniers joueurs sont sortis ensemble : ils partagent la victoire."}
+    else:
+        most = max(senators[s] for s in alive)
+        tied = [s for s in alive if senators[s] == most]
+        if len(tied) == 1:
+            winners = tied
+        else:
+            richest = max(money[s] for s in tied)
+            winners = [s for s in tied if money[s] == richest]
+            if len(winners) == 1:
+                tiebreak = {"en": "Tied on senators: the richest of them wins.",
+                            "fr": "Égalité de sénateurs : le plus riche l'emporte."}
+            else:
+                tiebreak = {"en": "Tied on senators and on money: the victory is shared.",
+                            "fr": "Égalité de sénateurs et d'argent : la victoire est partagée."}
+    breakdown = []
+    for s in range(n):
+        if state["out"][s]:
+            breakdown.append([score_line("Out of the game (no senator left)", "Sorti du jeu (plus de sénateur)", 0)])
+            continue
+        breakdown.append([
+            score_line("Senators", "Sénateurs", senators[s]),
+            score_line(f"Money: {money[s]} (tiebreak only)", f"Argent : {money[s]} (départage seulement)", 0),
+        ])
+    return {"scores": senators, "winners": winners, "breakdown": breakdown, "tiebreak": tiebreak}
