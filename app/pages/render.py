@@ -26,7 +26,7 @@ from markupsafe import Markup
 from games.core import Game
 
 from ..config import project_root
-from ..i18n import LANG_NAMES, choice_words, translator
+from ..i18n import LANG_NAMES, translator
 from .controls import Controls, compact
 from .presenters import join_names, presenter_for, seat_names
 
@@ -44,7 +44,6 @@ ENV = Environment(
 )
 ENV.filters["compact"] = compact
 ENV.globals["LANG_NAMES"] = LANG_NAMES
-ENV.filters["choice"] = choice_words
 
 
 @dataclass
@@ -76,7 +75,7 @@ def context(page: PageState) -> dict[str, Any]:
     if gview and gview["finished"]:
         waiting = tr("The game is over.", "La partie est terminée.")
     elif gview:
-        doing = presenter.doing(view, tr, names)
+        doing = page.game.waiting_for(gview, page.lang)
         if me is not None and me in to_act:
             others = [names[s] for s in to_act if s != me]
             waiting = (tr("Your turn: ", "À vous : ") if not others else
@@ -87,6 +86,7 @@ def context(page: PageState) -> dict[str, Any]:
     else:
         free = sum(1 for s in table["seats"] if s["name"] is None)
         waiting = tr(f"Waiting for {free} more player(s)", f"Encore {free} joueur(s) attendu(s)")
+    points = page.game.points(gview) if gview else None
     my_turn = bool(gview) and me is not None and me in to_act and not gview["finished"]
     title = tr(page.title_en, page.title_fr)
     tab_title = (("▶ " + tr("Your turn", "À vous") + " · ") if my_turn else "") + f"{title} · Tabula"
@@ -95,7 +95,7 @@ def context(page: PageState) -> dict[str, Any]:
         "P": presenter, "controls": controls, "game": page.game, "presence": page.presence, "connected": connected,
         "links": page.links, "version": page.version, "table_id": table["id"], "flash": page.flash,
         "waiting": waiting, "my_turn": my_turn, "tab_title": tab_title, "title": title,
-        "to_act": to_act, "spectator": me is None,
+        "to_act": to_act, "spectator": me is None, "points": points,
     }
 
 

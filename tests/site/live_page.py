@@ -352,6 +352,14 @@ async def play_checked(site: InProcessSite, slug: str, players: int, options: di
         actions += 1
         await asyncio.sleep(0)
         await assert_live_equals_reload(site, table_id, viewers, f"{slug} action {actions} ({action})", lang)
+    assert_points_are_the_final_scores(viewers, game.outcome(snap.state)["scores"], slug)
     for viewer in viewers:
         await viewer.socket.close()
     return actions
+
+
+def assert_points_are_the_final_scores(viewers: list[Viewer], scores: list[int], slug: str) -> None:
+    """After the last action, the points every page shows for each seat are that seat's final total."""
+    for viewer in viewers:
+        shown = [int(v) for v in re.findall(r'class="seat-points" data-points="(-?\d+)"', live_part(viewer.page))]
+        assert shown == scores, f"{slug}: {viewer.name} shows the points {shown}, the final scores are {scores}"

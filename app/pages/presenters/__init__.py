@@ -1,6 +1,8 @@
-"""Presenters: what a table page needs of a game beyond its view, for the templates of
-`templates/games/<slug>/`: the words of its cards and actions in both languages, the sentence saying what the
-game waits for, and where each legal action goes on the board.
+"""Presenters: how a table page draws a game, for the templates of `templates/games/<slug>/`: each legal
+action as a control (its words, where it goes on the board, what must be picked first) and the helpers
+the templates call to draw cards, dice and boards. What only the rules know (the running score, what the
+game waits for, the names of its cards and options) comes from the game itself (`games.core.Game`'s
+presentation hooks and its `components`), reached through the registry.
 
 A game's presenter is the module `app/pages/presenters/<slug>.py` (its `PRESENTER`), found by the game's
 slug; a game without one is drawn by the generic presenter (every legal action a button in the prompt).
@@ -43,10 +45,6 @@ class Presenter:
         words = ", ".join(f"{k} {v}" for k, v in action.items() if k != "type")
         text = action["type"].replace("_", " ") + (f" ({words})" if words else "")
         return Control(action, text, text)
-
-    def doing(self, view: dict[str, Any], tr, names: list[str]) -> str:
-        """What the game waits for, after the names of the seats that may act."""
-        return tr("play", "jouer")
 
     def seat_line(self, view: dict[str, Any], seat: int, tr) -> str:
         return ""

@@ -6,10 +6,12 @@ from typing import Any
 
 from markupsafe import Markup
 
-from games.alea_iacta_est import cards as al_cards
+from games import ALL_GAMES
 
 from ..controls import Control
 from . import Presenter
+
+al_cards = ALL_GAMES["alea_iacta_est"].components  # the game's cards and their names, as data
 
 
 class AleaPresenter(Presenter):
@@ -75,20 +77,6 @@ class AleaPresenter(Presenter):
     def dice_words(dice: list[int]) -> str:
         return "-".join(str(d) for d in dice)
 
-    def doing(self, view, tr, names) -> str:
-        g = view["game"]
-        phase = g["phase"]
-        if phase == "turn":
-            return tr("place dice in a building", "placer des dés dans un bâtiment")
-        if phase == "fortuna":
-            return tr("keep Fortuna tiles", "garder des jetons « faveur divine »")
-        if phase == "senate":
-            return tr("keep a Senate card", "garder une carte sénat")
-        if phase == "castrum":
-            return tr("choose a province", "choisir une province")
-        if phase == "forum":
-            return tr("choose a patrician", "choisir un habitant")
-        return tr("play", "jouer")
 
     def seat_line(self, view, seat, tr) -> str:
         g = view["game"]

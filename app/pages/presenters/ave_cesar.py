@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.ave_cesar import data as ac_data
+from games import ALL_GAMES
 
 from ..controls import Control
 from . import Presenter
+
+ac_data = ALL_GAMES["ave_cesar"].components  # the game's cards and their names, as data
 
 
 class AveCesarPresenter(Presenter):
@@ -61,26 +63,7 @@ class AveCesarPresenter(Presenter):
             return tr("Senate", "Sénat")
         return tr(f"Market {self.dots(board)}", f"Marché {self.dots(board)}")
 
-    PHASES = {
-        "draft": ("choose an influence card", "choisir une carte Influence"),
-        "sealed_bid": ("seal a secret bid", "cacher une mise secrète"),
-        "new_senator": ("accept or decline the New Senator", "accepter ou refuser le Nouveau Sénateur"),
-        "choose_action": ("choose Auction, Extortion or Counters", "choisir Enchères, Extorsion ou Comptoirs"),
-        "auction_bidding": ("bid on the lots", "miser sur les lots"),
-        "auction_settling": ("settle the lots", "régler les lots"),
-        "prefects": ("protect a card with the Prefects, or not", "protéger une carte avec les Préfets, ou non"),
-        "extortion_target": ("choose a card to extort", "choisir une carte à extorquer"),
-        "extortion_price": ("name the price", "fixer le prix"),
-        "extortion_answer": ("pay or give up the card", "payer ou céder la carte"),
-        "counters_join": ("join the Counters or not", "rejoindre les Comptoirs ou non"),
-        "counters": ("trade at the Counters", "commercer aux Comptoirs"),
-        "governor_value": ("choose the Governor's value", "choisir la valeur du Gouverneur"),
-    }
 
-    def doing(self, view, tr, names) -> str:
-        g = view["game"]
-        en, fr = self.PHASES.get(g["phase"], ("play", "jouer"))
-        return tr(en, fr)
 
     def seat_line(self, view, seat, tr) -> str:
         row = view["game"]["table"][seat]

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.cesar_cleopatre import cards as cc_cards
+from games import ALL_GAMES
 
 from ..controls import Control
 from . import Presenter
+
+cc_cards = ALL_GAMES["cesar_cleopatre"].components  # the game's cards and their names, as data
 
 
 class CesarCleopatrePresenter(Presenter):
@@ -58,18 +60,6 @@ class CesarCleopatrePresenter(Presenter):
     ACTION_ICONS = {"assassination": "†", "spy": "◉", "castling": "⇄", "scout": "☀", "wrath": "ϟ", "veto": "⊘"}
 
     @staticmethod
-    def points(won: list[int]) -> int:
-        """Points in progress from the patricians won (the missions count only at the end)."""
-        total = 0
-        for count, size in zip(won, cc_cards.GROUP_SIZE):
-            total += count * cc_cards.PATRICIAN_POINTS
-            if count >= cc_cards.MAJORITY[size]:
-                total += cc_cards.MAJORITY_POINTS
-            if count == size:
-                total += cc_cards.ALL_POINTS
-        return total
-
-    @staticmethod
     def sides(view: dict[str, Any]) -> tuple[int, int]:
         """(top, bottom): the opponent on top, the reader at the bottom (a spectator: Caesar on top)."""
         me = view["table"]["you"]
@@ -80,37 +70,7 @@ class CesarCleopatrePresenter(Presenter):
         g = view["game"]
         won = sum(g["won"][seat])
         side = self.side_name(g["sides"][seat], tr)
-        return tr(f"{side} · {won} patrician(s), {self.points(g['won'][seat])} pt",
-                  f"{side} · {won} patricien(s), {self.points(g['won'][seat])} pt")
-
-    def doing(self, view, tr, names) -> str:
-        g = view["game"]
-        t = g["turn_state"]
-        phase = g["phase"]
-        if phase == "setup":
-            return tr("place a face-down card at each group", "poser une carte face cachée devant chaque groupe")
-        if phase == "veto":
-            card = self.card(g["pending"]["card"], tr) if g["pending"] else ""
-            return tr(f"veto the {card} or let it pass", f"opposer son Veto à la carte {card} ou laisser faire")
-        if phase == "spy":
-            return tr("choose a card of the spied hand", "choisir une carte de la main espionnée")
-        if phase == "spy_draw":
-            return tr("draw a replacement card", "piocher une carte de remplacement")
-        if phase == "castle":
-            return tr("redeal the castled cards face down", "répartir face cachée les cartes du Roque")
-        if phase == "draw":
-            return tr("refill the hand to 5 cards", "compléter sa main à 5 cartes")
-        if phase == "exchange":
-            return tr("discard cards, then draw (passive turn)", "défausser puis piocher (tour passif)")
-        if phase == "final":
-            return tr("place every influence card the limits allow (last turn)",
-                      "poser toutes les cartes Influence possibles (dernier tour)")
-        if t["mode"] == "up" and t["placed"] == 1:
-            return tr("place the second face-up card", "poser la seconde carte face visible")
-        if t["mode"] and (t["mode"] == "down" or t["placed"] == 2):
-            return tr("play an action card or draw", "jouer une carte Manipulation ou piocher")
-        return tr("place influence, play an action card or stay passive",
-                  "poser de l'influence, jouer une carte Manipulation ou rester passif")
+        return tr(f"{side} · {won} patrician(s)", f"{side} · {won} patricien(s)")
 
     def describe(self, action, view, tr, names) -> Control:
         kind = action["type"]
