@@ -48,7 +48,7 @@ class PageConnection(Connection):
         rendered = None if shared is None else shared.get(key)
         if rendered is None:
             rendered = render(PageState(self.view, self.version, self.lang, self.game, self.presence, self.links,
-                                        title_en=self.title[0], title_fr=self.title[1]))
+                                        title_en=self.title[0], title_fr=self.title[1]), self.shown)
             if shared is not None:
                 shared[key] = rendered
         return rendered
