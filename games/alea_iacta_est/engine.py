@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core import Game, Seat, State
+from games.core import CORE_REFUSALS, Game, Seat, State
 from games.core.bots import move_weight
 
 from . import components, rules, scoring, view
-from .messages import MESSAGES, render_args, waiting_for
+from .messages import MESSAGES, REFUSALS, render_args, waiting_for
 
 
 class AleaIactaEst(Game):
@@ -25,6 +25,7 @@ class AleaIactaEst(Game):
     options = ()
     rules_version = 1
     messages = MESSAGES
+    refusals = {**CORE_REFUSALS, **REFUSALS}
 
     # ----------------------------------------------------------------------------------- set-up
 
@@ -66,7 +67,7 @@ class AleaIactaEst(Game):
     def waiting_for(self, view: dict[str, Any], lang: str) -> str:
         return waiting_for(view, lang)
 
-    def refusal(self, state: State, seat: Seat, action: dict[str, Any]) -> str | None:
+    def refusal(self, state: State, seat: Seat, action: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
         return rules.refusal(state, seat, action)
 
     def action_bound(self, players: int) -> int:

@@ -163,3 +163,63 @@ WAITING = {
 def waiting_for(view: dict[str, Any], lang: str) -> str:
     """What the game waits for, after the names of the seats to act."""
     return WAITING.get(view["phase"], ("play", "jouer"))[1 if lang == "fr" else 0]
+# Why an action is refused (rules.refusal): code -> the sentence in each language.
+REFUSALS: dict[str, dict[str, str]] = {
+    "aie.now_turn": {"en": "Now roll, re-roll or place dice.",
+                     "fr": "À vous de relancer ou de placer des dés."},
+    "aie.now_fortuna": {"en": "Now choose the Fortuna tiles you keep.",
+                        "fr": "Choisissez maintenant les jetons « faveur divine » que vous gardez."},
+    "aie.now_senate": {"en": "Now choose the Senate card you keep.",
+                       "fr": "Choisissez maintenant la carte sénat que vous gardez."},
+    "aie.now_castrum": {"en": "Now choose a province.",
+                        "fr": "Choisissez maintenant une province."},
+    "aie.now_forum": {"en": "Now choose a patrician.",
+                      "fr": "Choisissez maintenant un habitant."},
+    "aie.extra_fields": {"en": "That action has fields it does not take.",
+                         "fr": "Cette action a des champs qu'elle ne prend pas."},
+    "aie.dice_values": {"en": "Name the dice by their values.",
+                        "fr": "Désignez les dés par leurs valeurs."},
+    "aie.not_your_dice": {"en": "Those dice are not among your unplaced dice.",
+                          "fr": "Ces dés ne sont pas parmi vos dés non placés."},
+    "aie.no_chip": {"en": "You have no Repete chip left.",
+                    "fr": "Vous n'avez plus de jeton « relance »."},
+    "aie.no_reroll": {"en": "You cannot re-roll that.",
+                      "fr": "Vous ne pouvez pas relancer cela."},
+    "aie.latrina_not_placeable": {"en": "Dice go to the Latrina only when no building can take any (or when pushed "
+                                        "out of the Forum).",
+                                  "fr": "Les dés ne vont aux latrines que si aucun bâtiment ne peut en recevoir (ou "
+                                        "s'ils sont chassés du Forum)."},
+    "aie.no_such_building": {"en": "There is no such building.",
+                             "fr": "Ce bâtiment n'existe pas."},
+    "aie.no_templum": {"en": "The Templum is only used with 4 or 5 players.",
+                       "fr": "Le Templum ne sert qu'à 4 ou 5 joueurs."},
+    "aie.dice_order": {"en": "List the dice in increasing order.",
+                       "fr": "Donnez les dés dans l'ordre croissant."},
+    "aie.templum_one": {"en": "In the Templum your dice must come to exactly {count} with a sum above {sum}: place 1 "
+                              "die.",
+                        "fr": "Au Templum, vos dés doivent être exactement {count} avec une somme supérieure à {sum} "
+                              ": placez 1 dé."},
+    "aie.templum_more": {"en": "In the Templum your dice must come to exactly {count} with a sum above {sum}: place "
+                               "{need} dice.",
+                         "fr": "Au Templum, vos dés doivent être exactement {count} avec une somme supérieure à "
+                               "{sum} : placez {need} dés."},
+    "aie.senatus_straight": {"en": "Your Senatus dice must form one straight that beats the best straight there.",
+                             "fr": "Vos dés au Senatus doivent former une suite qui bat la meilleure suite présente."},
+    "aie.castrum_one_value": {"en": "A Castrum combination is made of dice of one value.",
+                              "fr": "Une combinaison du Castrum est faite de dés d'une même valeur."},
+    "aie.castrum_tie": {"en": "That Castrum combination would equal another player's, and ties are not allowed.",
+                        "fr": "Cette combinaison du Castrum égalerait celle d'un autre joueur, et les égalités sont "
+                              "interdites."},
+    "aie.forum_rule": {"en": "The Forum takes one die, or two dice adding up to {sum}.",
+                       "fr": "Le Forum prend un dé, ou deux dés dont la somme fait {sum}."},
+    "aie.latrina_placeable": {"en": "You can place a die in a building, so none goes to the Latrina.",
+                              "fr": "Vous pouvez placer un dé dans un bâtiment : aucun ne va aux latrines."},
+    "aie.keep_fortuna": {"en": "Keep exactly {count} of the Fortuna tiles you drew this round.",
+                         "fr": "Gardez exactement {count} des jetons « faveur divine » piochés cette manche."},
+    "aie.keep_senate": {"en": "Keep one of the Senate cards you are offered.",
+                        "fr": "Gardez l'une des cartes sénat qui vous sont proposées."},
+    "aie.take_province": {"en": "Choose one of the provinces under the Castrum.",
+                          "fr": "Choisissez l'une des provinces sous le Castrum."},
+    "aie.take_patrician": {"en": "Choose one of the patricians under the Forum.",
+                           "fr": "Choisissez l'un des habitants sous le Forum."},
+}

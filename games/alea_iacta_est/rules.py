@@ -635,64 +635,60 @@ def eval_latrina(state: State) -> None:
 
 # ============================================================================ refusals
 
-def refusal(state: State, seat: Seat, action: dict[str, Any]) -> str | None:
-    """A precise sentence for an illegal action; it only uses what the acting seat may know."""
+def refusal(state: State, seat: Seat, action: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+    """Why an actor's action is refused: a code of messages.REFUSALS and its arguments, from what the acting
+    seat may know only."""
     kind = action.get("type")
     phase = state["phase"]
     expected = {"turn": ("reroll", "place", "latrina"), "fortuna": ("keep_fortuna",),
                 "senate": ("keep_senate",), "castrum": ("take_province",), "forum": ("take_patrician",)}
     if kind not in expected.get(phase, ()):
-        return {
-            "turn": "Now roll, re-roll or place dice.",
-            "fortuna": "Now choose the Fortuna tiles you keep.",
-            "senate": "Now choose the Senate card you keep.",
-            "castrum": "Now choose a province.",
-            "forum": "Now choose a patrician.",
-        }.get(phase, "That move is not allowed now.")
+        return {"turn": "aie.now_turn", "fortuna": "aie.now_fortuna", "senate": "aie.now_senate",
+                "castrum": "aie.now_castrum", "forum": "aie.now_forum"}.get(phase, "core.not_allowed"), {}
     extra = set(action) - {"type", "dice", "building", "die", "tiles", "card", "province", "patrician"}
     if extra:
-        return "That action has fields it does not take."
+        return "aie.extra_fields", {}
     if kind in ("reroll", "place"):
         dice = action.get("dice")
         if not isinstance(dice, list) or not dice or not all(isinstance(v, int) and not isinstance(v, bool)
                                                               for v in dice):
-            return "Name the dice by their values."
+            return "aie.dice_values", {}
         try:
             remove_values(state["rolled"], dice)
         except ValueError:
-            return "Those dice are not among your unplaced dice."
+            return "aie.not_your_dice", {}
         if kind == "reroll":
-            return "You have no Repete chip left." if not state["chips"][seat] else "You cannot re-roll that."
+            return ("aie.no_chip", {}) if not state["chips"][seat] else ("aie.no_reroll", {})
         building = action.get("building")
         if building == LATRINA:
-            return "Dice go to the Latrina only when no building can take any (or when pushed out of the Forum)."
+            return "aie.latrina_not_placeable", {}
         if building not in PLACE_BUILDINGS:
-            return "There is no such building."
+            return "aie.no_such_building", {}
         if building == TEMPLUM and not setup_for(state)["templum"]:
-            return "The Templum is only used with 4 or 5 players."
+            return "aie.no_templum", {}
         if dice != sorted(dice):
-            return "List the dice in increasing order."
+            return "aie.dice_order", {}
         if building == TEMPLUM:
             largest = max(len(t) for t in state["templum"])
             highest = max(sum(t) for t in state["templum"])
             need = largest + 1 - len(state["templum"][seat])
-            return (f"In the Templum your dice must come to exactly {largest + 1} with a sum above {highest}: "
-                    f"place {need} {'die' if need == 1 else 'dice'}.")
+            return ("aie.templum_one" if need == 1 else "aie.templum_more"), \
+                {"count": largest + 1, "sum": highest, "need": need}
         if building == SENATUS:
-            return "Your Senatus dice must form one straight that beats the best straight there."
+            return "aie.senatus_straight", {}
         if building == CASTRUM:
             if len(set(dice)) > 1:
-                return "A Castrum combination is made of dice of one value."
-            return "That Castrum combination would equal another player's, and ties are not allowed."
-        return "The Forum takes one die, or two dice adding up to 5."
+                return "aie.castrum_one_value", {}
+            return "aie.castrum_tie", {}
+        return "aie.forum_rule", {"sum": FORUM_PAIR_SUM}
     if kind == "latrina":
-        return "You can place a die in a building, so none goes to the Latrina."
+        return "aie.latrina_placeable", {}
     if kind == "keep_fortuna":
-        return f"Keep exactly {state['fortuna_keep'][seat]} of the Fortuna tiles you drew this round."
+        return "aie.keep_fortuna", {"count": state["fortuna_keep"][seat]}
     if kind == "keep_senate":
-        return "Keep one of the Senate cards you are offered."
+        return "aie.keep_senate", {}
     if kind == "take_province":
-        return "Choose one of the provinces under the Castrum."
+        return "aie.take_province", {}
     if kind == "take_patrician":
-        return "Choose one of the patricians under the Forum."
+        return "aie.take_patrician", {}
     return None

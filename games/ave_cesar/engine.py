@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core import Action, Game, Option, Seat, State
+from games.core import CORE_REFUSALS, Action, Game, Option, Seat, State
 from games.core.bots import move_weight
 
 from . import components, rules, scoring, view
-from .messages import MESSAGES, render_args, waiting_for
+from .messages import MESSAGES, REFUSALS, render_args, waiting_for
 
 
 class AveCesar(Game):
@@ -22,6 +22,7 @@ class AveCesar(Game):
     max_players = 5
     rules_version = 1
     messages = MESSAGES
+    refusals = {**CORE_REFUSALS, **REFUSALS}
     options = (
         Option("influence", False, (False, True),
                en="Influence variant: players + 1 random influence cards are drafted before the first turn, "
@@ -78,7 +79,7 @@ class AveCesar(Game):
     def waiting_for(self, view: dict[str, Any], lang: str) -> str:
         return waiting_for(view, lang)
 
-    def refusal(self, state: State, seat: Seat, action: Action) -> str | None:
+    def refusal(self, state: State, seat: Seat, action: Action) -> tuple[str, dict[str, Any]] | None:
         return rules.refusal(state, seat, action)
 
     def action_bound(self, players: int) -> int:

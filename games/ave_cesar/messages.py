@@ -132,3 +132,68 @@ WAITING = {
 def waiting_for(view: dict[str, Any], lang: str) -> str:
     """What the game waits for, after the names of the seats to act."""
     return WAITING.get(view["phase"], ("play", "jouer"))[1 if lang == "fr" else 0]
+# Why an action is refused (rules.refusal): code -> the sentence in each language.
+REFUSALS: dict[str, dict[str, str]] = {
+    "ac.only_draft": {"en": "Now you may only choose an influence card (or sell a senator).",
+                      "fr": "Vous pouvez seulement choisir une carte Influence (ou vendre un sénateur)."},
+    "ac.only_sealed_bid": {"en": "Now you may only seal a bid (or sell a senator).",
+                           "fr": "Vous pouvez seulement miser secrètement (ou vendre un sénateur)."},
+    "ac.only_new_senator": {"en": "Now you may only accept or decline the senator on offer (or sell a senator).",
+                            "fr": "Vous pouvez seulement accepter ou refuser le sénateur proposé (ou vendre un "
+                                  "sénateur)."},
+    "ac.only_choose_action": {"en": "Now you may only choose Auction, Extortion or Counters (or sell a senator).",
+                              "fr": "Vous pouvez seulement choisir la Mise aux enchères, l'Extorsion ou les "
+                                    "Comptoirs (ou vendre un sénateur)."},
+    "ac.only_auction_bidding": {"en": "Now you may only bid on the lots or finish bidding (or sell a senator).",
+                                "fr": "Vous pouvez seulement miser sur les lots ou finir de miser (ou vendre un "
+                                      "sénateur)."},
+    "ac.only_auction_settling": {"en": "Now you may only settle the lots (or sell a senator).",
+                                 "fr": "Vous pouvez seulement régler les lots (ou vendre un sénateur)."},
+    "ac.only_prefects": {"en": "Now you may only protect one of your cards with the Prefects, or not (or sell a "
+                               "senator).",
+                         "fr": "Vous pouvez seulement protéger une de vos cartes avec les Préfets, ou non (ou vendre "
+                               "un sénateur)."},
+    "ac.only_extortion_target": {"en": "Now you may only choose a card to extort, or spare this player (or sell a "
+                                       "senator).",
+                                 "fr": "Vous pouvez seulement choisir une carte à extorquer, ou épargner ce joueur "
+                                       "(ou vendre un sénateur)."},
+    "ac.only_extortion_price": {"en": "Now you may only name a price (or sell a senator).",
+                                "fr": "Vous pouvez seulement proposer un prix (ou vendre un sénateur)."},
+    "ac.only_extortion_answer": {"en": "Now you may only pay the price or give up the card (or sell a senator).",
+                                 "fr": "Vous pouvez seulement payer le prix ou céder la carte (ou vendre un "
+                                       "sénateur)."},
+    "ac.only_counters_join": {"en": "Now you may only join the Counters or not (or sell a senator).",
+                              "fr": "Vous pouvez seulement aller aux Comptoirs ou non (ou vendre un sénateur)."},
+    "ac.only_counters": {"en": "Now you may only sell, buy senators, play Senate cards or leave the Counters (or "
+                               "sell a senator).",
+                         "fr": "Vous pouvez seulement vendre, acheter des sénateurs, jouer des cartes Sénat ou "
+                               "quitter les Comptoirs (ou vendre un sénateur)."},
+    "ac.only_governor_value": {"en": "Now you may only choose the value your Governor counts as (or sell a senator).",
+                               "fr": "Vous pouvez seulement choisir la valeur de votre Gouverneur (ou vendre un "
+                                     "sénateur)."},
+    "ac.no_such_lot": {"en": "There is no such lot.",
+                       "fr": "Ce lot n'existe pas."},
+    "ac.cube_on_lot": {"en": "You already have a cube on that lot.",
+                       "fr": "Vous avez déjà un cube sur ce lot."},
+    "ac.bid_space": {"en": "A bid goes on one of the bid spaces, {low} to {high}.",
+                     "fr": "Une mise se place sur une des cases Mise, de {low} à {high}."},
+    "ac.bid_too_low": {"en": "A bid must be strictly higher than the best bid on that lot ({best}).",
+                       "fr": "Une mise doit être strictement supérieure à la meilleure mise sur ce lot ({best})."},
+    "ac.bids_over_cash": {"en": "Your bids may not total more than the coins you hold.",
+                          "fr": "Le total de vos mises ne peut dépasser les pièces que vous avez."},
+    "ac.lot_too_dear": {"en": "You do not have enough coins to buy that lot (you may sell a senator first).",
+                        "fr": "Vous n'avez pas assez de pièces pour acheter ce lot (vous pouvez d'abord vendre un "
+                              "sénateur)."},
+    "ac.amount": {"en": "The amount must be a whole number you can pay from your own coins.",
+                  "fr": "Le montant doit être un nombre entier que vous pouvez payer avec vos propres pièces."},
+    "ac.not_enough_coins": {"en": "You do not have enough coins for that (you may sell a senator first).",
+                            "fr": "Vous n'avez pas assez de pièces pour cela (vous pouvez d'abord vendre un "
+                                  "sénateur)."},
+    "ac.no_sale": {"en": "Those are not three cards you hold that make a sale (one type or one value; any three with "
+                         "a Quaestor).",
+                   "fr": "Ce ne sont pas trois cartes à vous qui forment une vente (un même type ou une même valeur "
+                         "; trois quelconques avec un Questeur)."},
+    "ac.censor_target": {"en": "A Censor targets a player with more senators than you who does not hold the Praetors.",
+                         "fr": "Un Censeur vise un joueur qui a plus de sénateurs que vous et qui n'a pas les "
+                               "Praetors."},
+}

@@ -1130,57 +1130,59 @@ def advance(state: State) -> None:
 
 # ================================================================================== refusals, playouts
 
-_PHASE_WORDS = {
-    DRAFT: "choose an influence card",
-    SEALED: "seal a bid",
-    OFFER: "accept or decline the senator on offer",
-    CHOOSE: "choose Auction, Extortion or Counters",
-    BIDDING: "bid on the lots or finish bidding",
-    SETTLING: "settle the lots",
-    PREFECTS: "protect one of your cards with the Prefects, or not",
-    EXTORT_TARGET: "choose a card to extort, or spare this player",
-    EXTORT_PRICE: "name a price",
-    EXTORT_ANSWER: "pay the price or give up the card",
-    COUNTERS_JOIN: "join the Counters or not",
-    COUNTERS: "sell, buy senators, play Senate cards or leave the Counters",
-    GOVERNOR_VALUE: "choose the value your Governor counts as",
+# The refusal of an action of another kind than the phase asks for (messages.REFUSALS).
+_PHASE_REFUSAL = {
+    DRAFT: "ac.only_draft",
+    SEALED: "ac.only_sealed_bid",
+    OFFER: "ac.only_new_senator",
+    CHOOSE: "ac.only_choose_action",
+    BIDDING: "ac.only_auction_bidding",
+    SETTLING: "ac.only_auction_settling",
+    PREFECTS: "ac.only_prefects",
+    EXTORT_TARGET: "ac.only_extortion_target",
+    EXTORT_PRICE: "ac.only_extortion_price",
+    EXTORT_ANSWER: "ac.only_extortion_answer",
+    COUNTERS_JOIN: "ac.only_counters_join",
+    COUNTERS: "ac.only_counters",
+    GOVERNOR_VALUE: "ac.only_governor_value",
 }
 
 
-def refusal(state: State, seat: int, action: Action) -> str | None:
-    """A sentence for a refused action of an actor. It speaks only of the actor's own cards and coins."""
+def refusal(state: State, seat: int, action: Action) -> tuple[str, dict[str, Any]] | None:
+    """Why an actor's action is refused: a code of messages.REFUSALS and its arguments. It speaks only of the
+    actor's own cards and coins and of public facts."""
     phase = state["phase"]
     kind = action.get("type")
     expected = {a["type"] for a in _PHASE_MOVES[phase](state, seat)} | {"sell_senator", *_ALWAYS_TYPES.get(phase, ())}
     if kind not in expected:
-        return f"Now you may only {_PHASE_WORDS[phase]} (or sell a senator)."
+        return _PHASE_REFUSAL[phase], {}
     money = state["money"][seat]
     if kind == "bid":
         lots = state["auction"]["lots"]
         lot_index = action.get("lot")
         if not isinstance(lot_index, int) or isinstance(lot_index, bool) or not 0 <= lot_index < len(lots):
-            return "There is no such lot."
+            return "ac.no_such_lot", {}
         lot = lots[lot_index]
         if any(s == seat for s, _a in lot["bids"]):
-            return "You already have a cube on that lot."
+            return "ac.cube_on_lot", {}
         amount = action.get("amount")
         spaces = components.PROPOSED["bid_spaces"]
         if amount not in spaces or isinstance(amount, bool):
-            return f"A bid goes on one of the bid spaces, {spaces[0]} to {spaces[-1]}."
+            return "ac.bid_space", {"low": spaces[0], "high": spaces[-1]}
         if amount <= best_bid(lot):
-            return f"A bid must be strictly higher than the best bid on that lot ({best_bid(lot)})."
+            return "ac.bid_too_low", {"best": best_bid(lot)}
         if amount + committed(state, seat) > money:
-            return "Your bids may not total more than the coins you hold."
+            return "ac.bids_over_cash", {}
     if kind == "buy_lot":
-        return "You do not have enough coins to buy that lot (you may sell a senator first)."
+        return "ac.lot_too_dear", {}
     if kind in ("seal_bid", "price"):
-        return "The amount must be a whole number you can pay from your own coins."
+        return "ac.amount", {}
     if kind in ("pay", "join_counters", "accept_senator", "buy_senator", "merchants"):
-        return "You do not have enough coins for that (you may sell a senator first)."
+        return "ac.not_enough_coins", {}
     if kind in ("sell", "quaestor_sale"):
-        return "Those are not three cards you hold that make a sale (one type or one value; any three with a Quaestor)."
+        return "ac.no_sale", {}
     if kind == "censor":
-        return "A Censor targets a player with more senators than you who does not hold the Praetors."
+        return "ac.censor_target", {}
     return None
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core import Action, Game, Option, Seat, State
+from games.core import CORE_REFUSALS, Action, Game, Option, Seat, State
 from games.core.bots import move_weight
 
 from . import components, rules, scoring, view
-from .messages import MESSAGES, render_args, waiting_for
+from .messages import MESSAGES, REFUSALS, render_args, waiting_for
 
 
 class CesarCleopatre(Game):
@@ -51,6 +51,7 @@ class CesarCleopatre(Game):
                label_en="Break ties by patricians", label_fr="Départager par les patriciens"),
     )
     messages = MESSAGES
+    refusals = {**CORE_REFUSALS, **REFUSALS}
 
     # ------------------------------------------------------------------------------------- hooks
 
@@ -97,7 +98,7 @@ class CesarCleopatre(Game):
     def render_log(self, entry: dict[str, Any], lang: str, names: list[str]) -> str:
         return super().render_log({**entry, "args": render_args(entry["key"], entry["args"], lang)}, lang, names)
 
-    def refusal(self, state: State, seat: Seat, action: Action) -> str | None:
+    def refusal(self, state: State, seat: Seat, action: Action) -> tuple[str, dict[str, Any]] | None:
         return rules.refusal(state, seat, action)
 
     components = components

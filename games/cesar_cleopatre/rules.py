@@ -941,75 +941,76 @@ def action_bound() -> int:
 # ------------------------------------------------------------------------------------------ refusals
 
 
-def refusal(state: State, seat: Seat, action: Action) -> str | None:
-    """A precise sentence for a refused action. It speaks only of the seat's own cards and of public facts."""
+def refusal(state: State, seat: Seat, action: Action) -> tuple[str, dict[str, Any]] | None:
+    """Why an actor's action is refused: a code of messages.REFUSALS and its arguments. It speaks only of the
+    seat's own cards and of public facts."""
     kind = action.get("type")
     phase = state["phase"]
     t = state["t"]
     if phase == "setup":
-        return "First place one card of your setup series at each group, then arrange your action pile."
+        return "cc.setup_first", {}
     if phase == "veto":
         if kind == "veto" and "veto" not in state["hand_actions"][seat]:
-            return "You hold no Veto card."
-        return "Answer the action card: Veto it or let it pass."
+            return "cc.no_veto", {}
+        return "cc.answer_action", {}
     if phase == "spy":
-        return "Choose one card of your opponent's hand for him to discard."
+        return "cc.spy_choose", {}
     if phase == "castle":
-        return "Place the cards taken back face down at the two castled groups, within the limits."
+        return "cc.castle_place", {}
     if phase in ("draw", "spy_draw"):
-        return "Draw from the influence reserve or from the action reserve."
+        return "cc.draw_now", {}
     if kind == "place":
         group = action.get("group")
         if not isinstance(group, str) or group not in GROUP_INDEX:
-            return "There is no such group."
+            return "cc.no_such_group", {}
         gi = GROUP_INDEX[group]
         if phase == "exchange":
-            return "You are passive this turn: no influence is placed."
+            return "cc.passive_no_place", {}
         if action.get("value") not in values_of(state["hand"][seat]):
-            return "You have no such influence card in hand."
+            return "cc.no_such_influence", {}
         if not state["left"][gi]:
-            return "That group has no patricians left."
+            return "cc.group_closed", {}
         if len(state["up"][seat][gi]) + len(state["down"][seat][gi]) >= OWN_LIMIT:
-            return "You already have 5 cards at that group."
+            return "cc.own_limit", {"limit": OWN_LIMIT}
         if room(state, gi, seat) <= 0:
-            return "That group already holds 8 cards."
+            return "cc.group_full", {"limit": GROUP_LIMIT}
         if phase == "turn":
             if t["mode"] == "up" and t["placed"] == 1:
-                return "Your second card must also go face up."
+                return "cc.second_face_up", {}
             if placement_done(t):
-                return "You have already placed your influence this turn."
+                return "cc.placed_already", {}
             if action.get("face") == "up":
-                return "Two cards go face up together, and the second one would have nowhere to go."
-        return "That placement is not allowed."
+                return "cc.no_second_face_up", {}
+        return "cc.placement_not_allowed", {}
     if kind == "play_action":
         if phase == "final":
-            return "No action card is played in the last turn."
+            return "cc.final_no_action", {}
         if phase == "exchange":
-            return "You are passive this turn: no action card is played."
+            return "cc.passive_no_action", {}
         if t["action"] != "none":
-            return "Only one action card may be played per turn."
+            return "cc.one_action", {}
         if t["mode"] == "up" and t["placed"] == 1:
-            return "Place your second face-up card first."
+            return "cc.second_face_up_first", {}
         if action.get("card") not in state["hand_actions"][seat]:
-            return "You have no such action card in hand."
+            return "cc.no_such_action_card", {}
         if action.get("card") == "veto":
-            return "A Veto is only played against your opponent's action card."
-        return "That action card has no such target."
+            return "cc.veto_only_answer", {}
+        return "cc.no_such_target", {}
     if kind == "passive":
-        return "You have already begun an active turn." if t["started"] else "You cannot stay passive now."
+        return ("cc.active_begun", {}) if t["started"] else ("cc.no_passive", {})
     if kind == "discard":
         if phase != "exchange":
-            return "Cards are discarded only in a passive turn."
+            return "cc.discard_passive_only", {}
         if t["drew"]:
-            return "You have started drawing: no more discards."
-        return "You have no such card in hand."
+            return "cc.drawing_started", {}
+        return "cc.no_such_card", {}
     if kind in ("draw", "refill"):
         if phase == "turn" and not placement_done(t):
-            return "Place your influence before drawing."
-        return "You cannot draw now."
+            return "cc.place_before_draw", {}
+        return "cc.no_draw", {}
     if kind == "end_turn":
-        return "You still have to place influence or draw cards."
+        return "cc.turn_unfinished", {}
     if phase == "final":
-        return "In the last turn, place every influence card you can."
+        return "cc.final_place_all", {}
     return None
 

@@ -1,6 +1,7 @@
 """The engine contract shared by every game (see game.py) and its randomness (rng.py)."""
 
 from .game import (
+    CORE_REFUSALS,
     Action,
     Game,
     IllegalAction,
@@ -14,6 +15,6 @@ from .game import (
 )
 
 __all__ = [
-    "Action", "Game", "IllegalAction", "Option", "Seat", "State",
+    "CORE_REFUSALS", "Action", "Game", "IllegalAction", "Option", "Seat", "State",
     "clone", "log_entry", "log_visible", "score_line",
 ]

@@ -2,9 +2,10 @@
 
 Each check raises AssertionError with a readable reason. `run_conformance` plays random games to the
 end and applies every check at sampled points: the outcome is complete, states round-trip through
-JSON, illegal input is refused without touching the state, replays are deterministic, and, the
-strongest of them, the resample leak test: for every seat and the spectator, a state that differs
-only in what that seat cannot know gives that seat exactly the same view.
+JSON, illegal input is refused without touching the state, with a code every language renders and that
+is the same in a world resampled for the actor, replays are deterministic, and, the strongest of them,
+the resample leak test: for every seat and the spectator, a state that differs only in what that seat
+cannot know gives that seat exactly the same view.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ class Report:
     resample_checks: int = 0
     resample_changed: int = 0  # checks where the resampled state really differed outside the PRNG
     lengths: list[int] = field(default_factory=list)
+    refusal_codes: set[str] = field(default_factory=set)  # every refusal code the fuzzing met
 
 
 def option_sets(game: Game) -> list[dict[str, Any]]:
@@ -158,12 +160,24 @@ def mutations(action: Action) -> list[Any]:
 GARBAGE: list[Any] = [None, "play", 42, [], {}, {"type": 5}, {"type": "no_such_action"}, {"kind": "play"}]
 
 
-def check_illegal_rejected(game: Game, state: State, holder: dict[str, Any]) -> int:
-    """Every refused input raises IllegalAction and leaves the state untouched. Returns how many were tried."""
+def check_illegal_rejected(game: Game, state: State, holder: dict[str, Any], seed: int = 0,
+                           codes: set[str] | None = None) -> int:
+    """Every refused input raises IllegalAction with a code of `game.refusals` (its English text is the
+    message; every language renders it) and leaves the state untouched; an actor's refusal is the same in a
+    state resampled for that actor (so it carries no secret). The codes met go into `codes`. Returns how many
+    inputs were tried."""
     before = game.encode(state)
     players = state["players"]
     to_act = game.to_act(state)
+    twins = {seat: game.resample(state, seat, seed) for seat in to_act}
     tried = 0
+
+    def refusal_of(world: State, seat: Any, action: Any) -> tuple[str, dict[str, Any]]:
+        try:
+            game.apply(world, seat, action)
+        except IllegalAction as e:
+            return e.code, e.args
+        raise AssertionError(f"{game.slug}: seat {seat} was allowed {action!r}")
 
     def refused(seat: Any, action: Any) -> None:
         nonlocal tried
@@ -171,7 +185,16 @@ def check_illegal_rejected(game: Game, state: State, holder: dict[str, Any]) -> 
         try:
             game.apply(state, seat, action)
         except IllegalAction as e:
-            assert str(e), "a refusal carries a sentence"
+            assert e.code in game.refusals, f"{game.slug}: refusal code {e.code!r} has no text"
+            assert str(e) == game.refusal_text(e.code, e.args, "en"), "the message is the code's English text"
+            for lang in ("en", "fr"):
+                text = game.refusal_text(e.code, e.args, lang, names=[f"P{s}" for s in range(players)])
+                assert text and "{" not in text, f"{game.slug}: {e.code} does not render in {lang}: {text!r}"
+            if codes is not None:
+                codes.add(e.code)
+            if seat in twins:
+                assert refusal_of(twins[seat], seat, action) == (e.code, e.args), \
+                    f"{game.slug}: the refusal of {action!r} depends on what seat {seat} cannot know"
         else:
             raise AssertionError(f"{game.slug}: seat {seat} was allowed {action!r}")
         assert game.encode(state) == before, "a refused action changed the state"
@@ -247,7 +270,8 @@ def run_conformance(game: Game, players: int, options: dict[str, Any], seeds: ra
             check_copy_shares_nothing(game, state)
             check_views_plain(game, state)
             if not game.finished(state):
-                check_illegal_rejected(game, state, holder)
+                check_illegal_rejected(game, state, holder, seed=seed * 131 + len(history),
+                                       codes=report.refusal_codes)
             checks, changed = check_resample_hides(game, state, seed=seed * 31 + len(history))
             report.resample_checks += checks
             report.resample_changed += changed

@@ -28,7 +28,31 @@ CORE_VIEW_KEYS = ("game", "seat", "players", "to_act", "legal_actions", "finishe
 
 
 class IllegalAction(Exception):
-    """An action the rules refuse. The message is a sentence a player can read (and never a secret)."""
+    """An action the rules refuse. `str(exc)` is an English sentence a player can read; `code` and `args` say
+    the same for any language (`Game.refusal_text`). Neither ever carries a secret."""
+
+    def __init__(self, message: str, code: str = "core.not_allowed", args: dict[str, Any] | None = None):
+        super().__init__(message)
+        self.code = code
+        self.refusal_args = dict(args or {})
+
+    @property  # type: ignore[override]
+    def args(self) -> dict[str, Any]:  # the refusal's arguments (BaseException keeps the message apart)
+        return self.refusal_args
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (str(self), self.code, self.refusal_args))
+
+
+# The refusals of the guards every game shares (`Game.apply`); each game adds its own (`Game.refusals`).
+CORE_REFUSALS: dict[str, dict[str, str]] = {
+    "core.malformed": {"en": "An action must be an object with a \"type\".",
+                       "fr": "Une action doit être un objet avec un « type »."},
+    "core.game_over": {"en": "The game is over.", "fr": "La partie est terminée."},
+    "core.no_such_seat": {"en": "There is no such seat at this table.", "fr": "Cette table n'a pas cette place."},
+    "core.not_your_turn": {"en": "It is not your turn to act.", "fr": "Ce n'est pas à vous de jouer."},
+    "core.not_allowed": {"en": "That move is not allowed now.", "fr": "Ce coup n'est pas permis maintenant."},
+}
 
 
 @dataclass(frozen=True)
@@ -112,6 +136,8 @@ class Game:
     rules_version: ClassVar[int] = 1
     # Log message templates: key -> {"en": "...{seat}...", "fr": "..."}; args ending in "seat" are seats.
     messages: ClassVar[dict[str, dict[str, str]]] = {}
+    # Refusal templates, the same way: code -> {"en", "fr"}; the core's and then the game's own.
+    refusals: ClassVar[dict[str, dict[str, str]]] = CORE_REFUSALS
     # The last (state, seat, moves) that legal_actions computed (see there).
     _last_moves: tuple[Any, Any, list[Action]] = (None, None, [])
 
@@ -152,17 +178,17 @@ class Game:
 
     def apply(self, state: State, seat: Seat, action: Any) -> State:
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise IllegalAction("An action must be an object with a \"type\".")
+            raise self.illegal("core.malformed")
         if self.finished(state):
-            raise IllegalAction("The game is over.")
+            raise self.illegal("core.game_over")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state_players(state):
-            raise IllegalAction("There is no such seat at this table.")
+            raise self.illegal("core.no_such_seat")
         if seat not in self.to_act(state):
-            raise IllegalAction("It is not your turn to act.")
+            raise self.illegal("core.not_your_turn")
         last = self._last_moves
         moves = last[2] if last[0] is state and last[1] == seat else self.moves(state, seat)
         if action not in moves:
-            raise IllegalAction(self.refusal(state, seat, action) or "That move is not allowed now.")
+            raise self.illegal(*(self.refusal(state, seat, action) or ("core.not_allowed", {})))
         new_state = self.copy(state)
         self.play(new_state, seat, action)
         return new_state
@@ -206,15 +232,16 @@ class Game:
 
     def render_log(self, entry: dict[str, Any], lang: str, names: list[str]) -> str:
         """One visible log entry in words; args whose name ends in "seat" become player names."""
-        template = self.messages.get(entry["key"], {}).get(lang) or self.messages.get(entry["key"], {}).get("en")
-        if template is None:
-            return entry["key"]
-        args = {k: (names[v] if k.endswith("seat") and isinstance(v, int) and 0 <= v < len(names) else v)
-                for k, v in entry["args"].items()}
-        try:
-            return template.format(**args)
-        except (KeyError, IndexError, ValueError):
-            return template
+        return render(self.messages, entry["key"], entry["args"], lang, names)
+
+    def refusal_text(self, code: str, args: dict[str, Any], lang: str, names: list[str] | None = None) -> str:
+        """A refusal in words, in `lang` (English when the game has no text in that language); args whose name
+        ends in "seat" become player names (without `names`: "player 1", "player 2"...)."""
+        return render(self.refusals, code, args, lang, names)
+
+    def illegal(self, code: str, args: dict[str, Any] | None = None) -> IllegalAction:
+        """The refusal `code` (one of `refusals`) as the exception `apply` raises, its message in English."""
+        return IllegalAction(self.refusal_text(code, args or {}, "en"), code, args)
 
     # --------------------------------------------------------------------------------------- hooks
 
@@ -263,8 +290,9 @@ class Game:
             new_state["log"] = list(state["log"])
         return new_state
 
-    def refusal(self, state: State, seat: Seat, action: Action) -> str | None:
-        """Hook (optional): a more precise sentence for an illegal action. It must not reveal secrets."""
+    def refusal(self, state: State, seat: Seat, action: Action) -> tuple[str, dict[str, Any]] | None:
+        """Hook (optional): why an actor's illegal action is refused, more precisely than "not allowed": a code
+        of `refusals` and its arguments. Neither may reveal anything the seat cannot know."""
         return None
 
     def action_bound(self, players: int) -> int:
@@ -292,3 +320,24 @@ class Game:
 
 def state_players(state: State) -> int:
     return state["players"]
+
+
+def render(templates: dict[str, dict[str, str]], key: str, args: dict[str, Any], lang: str,
+           names: list[str] | None) -> str:
+    """The template `key` in `lang` (else English) filled with `args`; args whose name ends in "seat" are seats,
+    shown by their player's name."""
+    texts = templates.get(key, {})
+    template = texts.get(lang) or texts.get("en")
+    if template is None:
+        return key
+    shown = {k: (seat_name(v, names) if k.endswith("seat") and isinstance(v, int) else v) for k, v in args.items()}
+    try:
+        return template.format(**shown)
+    except (KeyError, IndexError, ValueError):
+        return template
+
+
+def seat_name(seat: Seat, names: list[str] | None) -> Any:
+    if names is None:
+        return f"player {seat + 1}"
+    return names[seat] if 0 <= seat < len(names) else seat

@@ -139,8 +139,7 @@ def test_0_1_refusals_never_name_a_hidden_card():
                      senatus={1: [2, 3], 2: [3, 4, 5]}, senate_deck=["I", "V", "IX", "X"])
     state = act(state, 0, place("forum", 1))
     for card in ["X", "II", "XIII"]:
-        message = GAME.refusal(state, 2, {"type": "keep_senate", "card": card})
-        assert message == "Keep one of the Senate cards you are offered."
+        assert GAME.refusal(state, 2, {"type": "keep_senate", "card": card}) == ("aie.keep_senate", {})
 
 
 def test_0_3_fortuna_choices_are_collected_from_every_seat_in_any_order():
