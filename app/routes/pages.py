@@ -10,7 +10,6 @@ then a 303 back to the page); htmx only enhances them: an action posted by htmx 
 from __future__ import annotations
 
 import json
-import secrets
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
@@ -25,6 +24,7 @@ from ..config import project_root
 from ..i18n import LANG_COOKIE, pick_lang, service_message, translator
 from ..pages.render import ENV, PageState, context
 from ..services import bots
+from ..services.credentials import same_admin_token, same_secret
 from ..services.errors import ServiceError
 from ..services.tables import TablesService
 from .api import base_url, seat_cookie
@@ -213,7 +213,7 @@ async def join_page(request: Request, table_id: str, key: str = "") -> Response:
         summary = await service.summary(table_id)
     except ServiceError as e:
         return _problem(request, e)
-    if not key or not secrets.compare_digest(key, snap.invite_key):
+    if not same_secret(key, snap.invite_key):
         return _message(request, 403, "This invite link is not valid.", "Ce lien d'invitation n'est pas valable.")
     # Already seated here (the cookie): straight to the table.
     token = request.cookies.get(seat_cookie(table_id))
@@ -442,7 +442,7 @@ def admin_token(request: Request) -> str | None:
 
 def _admin_ok(request: Request, token: str | None) -> bool:
     expected = admin_token(request)
-    return bool(expected and token and secrets.compare_digest(token.encode(), expected.encode()))
+    return bool(expected) and same_admin_token(token, expected)
 
 
 @router.get("/admin", response_class=HTMLResponse)
@@ -453,7 +453,10 @@ async def admin_page(request: Request) -> Response:
     if not _admin_ok(request, request.cookies.get(ADMIN_COOKIE)):
         return _render(request, "admin_login.html", status=401, failed=False)
     tables = await _service(request).listing()
-    return _render(request, "admin.html", tables=tables, games=_served(request))
+    settings = request.app.state.settings
+    return _render(request, "admin.html", tables=tables, games=_served(request),
+                   stale=await request.app.state.cleanup.preview(),
+                   lobby_expiry_hours=settings.lobby_expiry_hours, abandon_days=settings.abandon_days)
 
 
 @router.post("/admin")
