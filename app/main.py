@@ -22,6 +22,7 @@ from .db import make_async_engine, migrate_async
 from .realtime.hub import Hub
 from .services.errors import ServiceError
 from .services.bots import BotRunner, check_level, expire
+from .services.cleanup import Cleanup
 from .services.tables import TablesService
 from .services.timers import TurnTimer
 from .web.limits import RateLimited, RateLimits
@@ -105,9 +106,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.timer = timer
         await runner.start()
         await timer.start()
+        app.state.cleanup = cleanup = Cleanup.from_settings(service, settings)
+        await cleanup.start()
         try:
             yield
         finally:
+            await cleanup.stop()
             await timer.stop()
             await runner.stop()
             await hub.stop()

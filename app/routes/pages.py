@@ -4,12 +4,12 @@ rules, language switch and the club admin page.
 Every page is server-rendered from the project's `templates/`. Every form works without JavaScript (post,
 then a 303 back to the page); htmx only enhances them: an action posted by htmx gets the flash region back
 (empty, or the sentence of a refusal) and the table itself is updated by the HTML websocket
-(`app/realtime/html.py`). Templates receive views, never states.
+(`app/pages/`). Templates receive views, never states.
 """
 
 from __future__ import annotations
 
-import secrets
+import json
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
@@ -22,13 +22,14 @@ import games
 
 from ..config import project_root
 from ..i18n import LANG_COOKIE, pick_lang, service_message, translator
-from ..realtime.html import ENV, PageState, context
+from ..pages.render import ENV, PageState, context
 from ..services import bots
+from ..services.credentials import same_admin_token, same_secret
 from ..services.errors import ServiceError
 from ..services.tables import TablesService, hash_token
 from ..web.bodies import parse_json
 from ..web.limits import rate_limits
-from ..web.security import ADMIN_SESSION_SECONDS, admin_session, admin_session_valid, admin_token_matches, clip_echo
+from ..web.security import ADMIN_SESSION_SECONDS, admin_session, admin_session_valid, clip_echo
 from .api import base_url, seat_cookie
 
 router = APIRouter(include_in_schema=False)
@@ -217,7 +218,7 @@ async def join_page(request: Request, table_id: str, key: str = "") -> Response:
         summary = await service.summary(table_id)
     except ServiceError as e:
         return _problem(request, e)
-    if not key or not secrets.compare_digest(key, snap.invite_key):
+    if not same_secret(key, snap.invite_key):
         return _message(request, 403, "This invite link is not valid.", "Ce lien d'invitation n'est pas valable.")
     # Already seated here (the cookie): straight to the table.
     token = request.cookies.get(seat_cookie(table_id))
@@ -455,7 +456,10 @@ async def admin_page(request: Request) -> Response:
     if not admin_session_valid(admin_token(request), request.cookies.get(ADMIN_COOKIE)):
         return _render(request, "admin_login.html", status=401, failed=False)
     tables = await _service(request).listing()
-    return _render(request, "admin.html", tables=tables, games=_served(request))
+    settings = request.app.state.settings
+    return _render(request, "admin.html", tables=tables, games=_served(request),
+                   stale=await request.app.state.cleanup.preview(),
+                   lobby_expiry_hours=settings.lobby_expiry_hours, abandon_days=settings.abandon_days)
 
 
 @router.post("/admin")
@@ -465,7 +469,7 @@ async def admin_login(request: Request) -> Response:
                         "La page d'administration est désactivée sur ce serveur.")
     await rate_limits(request).login_attempt(request)
     form = await request.form()
-    if not admin_token_matches(admin_token(request), str(form.get("token", ""))):
+    if not same_admin_token(form.get("token"), admin_token(request)):
         return _render(request, "admin_login.html", status=403, failed=True)
     response = RedirectResponse("/admin", status_code=303)
     response.set_cookie(ADMIN_COOKIE, admin_session(admin_token(request)), max_age=ADMIN_SESSION_SECONDS,

@@ -26,7 +26,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..config import Settings
 from ..i18n import pick_lang, translator
-from ..realtime.html import ENV
+from ..pages.render import ENV
 from .bodies import BadJSON, check_json
 from .limits import RateLimited, RateLimits, client_of
 
@@ -280,8 +280,3 @@ def admin_session_valid(admin_token: str | None, cookie: str | None) -> bool:
         return False
     return data == {"admin": True}
 
-
-def admin_token_matches(admin_token: str | None, given: str) -> bool:
-    """Compared as bytes (any text, even not ASCII, is simply right or wrong)."""
-    return bool(admin_token and given) and secrets.compare_digest(given.encode("utf-8"),
-                                                                   admin_token.encode("utf-8"))
