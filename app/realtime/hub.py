@@ -26,7 +26,7 @@ import secrets
 from collections import Counter
 from dataclasses import dataclass
 from time import perf_counter
-from typing import Any
+from typing import Any, Callable
 
 from starlette.websockets import WebSocket
 
@@ -109,6 +109,29 @@ class Connection:
         except Exception:  # the peer went away; its handler cleans up
             self.closed = True
 
+    # What the hub tells a connection; a JSON socket gets the messages of PROTOCOL.md. The page's socket
+    # (app/pages/socket.py) renders HTML from the same views instead.
+
+    async def full(self, version: int, view: dict[str, Any], shared: dict[Any, Any] | None = None) -> None:
+        await self.send(compact({"type": "full", "version": version, "view": view}))
+
+    async def synced(self, version: int, view: dict[str, Any]) -> None:
+        await self.send(compact({"type": "synced", "version": version}))
+
+    async def changed(self, version: int, view: dict[str, Any], patch: Callable[[], str],
+                      shared: dict[Any, Any]) -> None:
+        """The seat's view at a new version; `patch()`: the JSON patch message from its previous one."""
+        await self.send(patch())
+
+    async def show_presence(self, presence: dict[str, Any], message: str, shared: dict[Any, Any]) -> None:
+        await self.send(message)
+
+    async def ping(self, message: str) -> None:
+        await self.send(message)
+
+    async def refuse(self, status: int, error: str) -> None:
+        await self.send(compact({"type": "error", "status": status, "error": error}))
+
     async def close(self, code: int, reason: str = "") -> None:
         if self.closed:
             return
@@ -146,11 +169,11 @@ class Channel:
             if view is None:
                 view = self.views[conn.seat] = service.client_view(snap, conn.seat)
             if since == snap.version:
-                await conn.send(compact({"type": "synced", "version": snap.version}))
+                await conn.synced(snap.version, view)
             else:
-                await conn.send(compact({"type": "full", "version": snap.version, "view": view}))
+                await conn.full(snap.version, view)
             if self.presence is not None:
-                await conn.send(compact({"type": "presence", **self.presence}))
+                await conn.show_presence(self.presence, compact({"type": "presence", **self.presence}), {})
             self.conns.setdefault(conn.seat, set()).add(conn)
         return True
 
@@ -170,7 +193,7 @@ class Channel:
             view = self.views.get(conn.seat)
             if view is None:
                 view = self.views[conn.seat] = self.hub.service.client_view(self.snapshot, conn.seat)
-            await conn.send(compact({"type": "full", "version": self.snapshot.version, "view": view}))
+            await conn.full(self.snapshot.version, view)
 
     async def advance(self, version: int | None, snap: Snapshot | None = None) -> None:
         """Bring every connection to `version` (or to whatever is current when None)."""
@@ -190,14 +213,14 @@ class Channel:
         self.snapshot = snap
         revalidate = old is None or old.status == LOBBY or snap.seat_hashes != old.seat_hashes
         memo = PatchMemo()
+        shared: dict[Any, Any] = {}  # renders of this change that connections share (app/pages/socket.py)
         inline = INLINE_ACK.get()
         for seat, group in list(self.conns.items()):
             if revalidate:
                 for conn in list(group):
                     if not self._still_seated(conn, snap):
                         group.discard(conn)
-                        await conn.send(compact({"type": "error", "status": 403,
-                                                 "error": "This seat was given up."}))
+                        await conn.refuse(403, "This seat was given up.")
                         await conn.close(CLOSE_FORBIDDEN, "seat given up")
                 if not group:
                     del self.conns[seat]
@@ -206,20 +229,20 @@ class Channel:
             started = perf_counter()
             new_view = service.client_view(snap, seat)
             previous = self.views.get(seat)
-            if previous is None or old is None:
-                message = compact({"type": "full", "version": snap.version, "view": new_view})
-            else:
-                # The seats' patches share what their views share: computed and encoded once.
-                message = patch_message(old.version, snap.version, view_patch(previous, new_view, memo), memo)
             self.views[seat] = new_view
             sending = perf_counter()
             timings.add("views", sending - started)
-            for conn in list(group):
-                if inline is not None and conn is inline.conn and not inline.delivered:
-                    inline.delivered = True  # the acting connection: its acknowledgement rides along
-                    await conn.send(f'{message[:-1]},"ack":{inline.id_json}}}')
-                else:
-                    await conn.send(message)
+            if previous is None or old is None:
+                for conn in list(group):
+                    await conn.full(snap.version, new_view, shared)
+            else:
+                patch = _lazy_patch(old.version, snap.version, previous, new_view, memo)
+                for conn in list(group):
+                    if inline is not None and conn is inline.conn and not inline.delivered:
+                        inline.delivered = True  # the acting connection: its acknowledgement rides along
+                        await conn.send(f'{patch()[:-1]},"ack":{inline.id_json}}}')
+                    else:
+                        await conn.changed(snap.version, new_view, patch, shared)
             timings.add("push", perf_counter() - sending)
 
     @staticmethod
@@ -234,9 +257,23 @@ class Channel:
                 return
             self.presence = presence
             message = compact({"type": "presence", **presence})
+            shared: dict[Any, Any] = {}
             for group in list(self.conns.values()):
                 for conn in list(group):
-                    await conn.send(message)
+                    await conn.show_presence(presence, message, shared)
+
+
+def _lazy_patch(from_version: int, version: int, previous: dict[str, Any], new: dict[str, Any],
+                memo: PatchMemo) -> Callable[[], str]:
+    """The patch message of one seat, computed on first use (only JSON sockets use it) and then kept."""
+    made: list[str] = []
+
+    def patch() -> str:
+        if not made:
+            made.append(patch_message(from_version, version, view_patch(previous, new, memo), memo))
+        return made[0]
+
+    return patch
 
 
 class Hub:
@@ -455,4 +492,4 @@ class Hub:
                         if conn.last_seen < deadline:
                             await conn.close(CLOSE_TIMEOUT, "no heartbeat")
                         else:
-                            await conn.send(ping)
+                            await conn.ping(ping)
