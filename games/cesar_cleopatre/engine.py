@@ -20,7 +20,7 @@ class CesarCleopatre(Game):
     pitch_fr = "Deux rivaux achètent les patriciens de Rome à coups de cartes Influence, cachées ou non, et de manipulations."
     min_players = 2
     max_players = 2
-    rules_version = 1
+    rules_version = 2  # 2: passes never end the game, only a true deadlock does (RULES 1.4.7)
     options = (
         Option("action_pile", "shuffle", ("shuffle", "arrange"),
                en="How each player's 13 action cards are stacked: shuffled (advised for beginners), or arranged "
