@@ -116,21 +116,3 @@ def service_message(message: str, lang: str) -> str:
     if match:
         return f"{match.group(1)} se joue de {match.group(2)} à {match.group(3)} joueurs."
     return message
-
-
-# Words for the values of game options (the lobby's selects and the join page).
-CHOICE_WORDS: dict[str, tuple[str, str]] = {
-    "shuffle": ("shuffled", "mélangée"),
-    "arrange": ("arranged by its owner", "classée par son propriétaire"),
-}
-
-
-def choice_words(value: object, lang: str) -> str:
-    tr = translator(lang)
-    if value is True:
-        return tr("yes", "oui")
-    if value is False:
-        return tr("no", "non")
-    if isinstance(value, str) and value in CHOICE_WORDS:
-        return tr(*CHOICE_WORDS[value])
-    return str(value)

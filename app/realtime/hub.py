@@ -25,15 +25,13 @@ import os
 import secrets
 from collections import Counter
 from dataclasses import dataclass
-from datetime import timedelta
 from time import perf_counter
-from typing import Any
+from typing import Any, Callable
 
-from sqlalchemy import bindparam, text
 from starlette.websockets import WebSocket
 
-from ..models import LOBBY, SPECTATOR_SEAT
-from ..services.tables import Snapshot, TablesService, compact, now
+from ..models import LOBBY
+from ..services.tables import Snapshot, TablesService, compact
 from .diff import PatchMemo, patch_message, view_patch
 from .pubsub import LocalPublisher, PostgresPublisher
 
@@ -47,20 +45,6 @@ PRESENCE_DELAY = 0.1  # seconds during which connections coming and going gather
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_TIMEOUT = 4408
-
-
-_EXISTING_SQL = text("SELECT id FROM tables WHERE id IN :ids").bindparams(bindparam("ids", expanding=True))
-# Postgres: the tables rows are locked first, in the order of their ids, as the batched move writes lock
-# theirs (services/tables.py), so that the two wait for each other and never deadlock.
-_LOCK_TABLES_SQL = text("SELECT id FROM tables WHERE id IN :ids ORDER BY id FOR UPDATE").bindparams(
-    bindparam("ids", expanding=True))
-_DELETE_PRESENCE_SQL = text("DELETE FROM presence WHERE instance = :i AND table_id IN :ids").bindparams(
-    bindparam("ids", expanding=True))
-_LIVE_PRESENCE_SQL = text(
-    "SELECT table_id, seat, SUM(connections) AS n FROM presence WHERE table_id IN :ids AND seen_at > :cutoff"
-    " GROUP BY table_id, seat").bindparams(bindparam("ids", expanding=True))
-_DISCONNECT_SQL = text("UPDATE seats SET connected = false WHERE table_id IN :ids AND connected").bindparams(
-    bindparam("ids", expanding=True))
 
 
 class _GcPauses:
@@ -125,6 +109,29 @@ class Connection:
         except Exception:  # the peer went away; its handler cleans up
             self.closed = True
 
+    # What the hub tells a connection; a JSON socket gets the messages of PROTOCOL.md. The page's socket
+    # (app/pages/socket.py) renders HTML from the same views instead.
+
+    async def full(self, version: int, view: dict[str, Any], shared: dict[Any, Any] | None = None) -> None:
+        await self.send(compact({"type": "full", "version": version, "view": view}))
+
+    async def synced(self, version: int, view: dict[str, Any]) -> None:
+        await self.send(compact({"type": "synced", "version": version}))
+
+    async def changed(self, version: int, view: dict[str, Any], patch: Callable[[], str],
+                      shared: dict[Any, Any]) -> None:
+        """The seat's view at a new version; `patch()`: the JSON patch message from its previous one."""
+        await self.send(patch())
+
+    async def show_presence(self, presence: dict[str, Any], message: str, shared: dict[Any, Any]) -> None:
+        await self.send(message)
+
+    async def ping(self, message: str) -> None:
+        await self.send(message)
+
+    async def refuse(self, status: int, error: str) -> None:
+        await self.send(compact({"type": "error", "status": status, "error": error}))
+
     async def close(self, code: int, reason: str = "") -> None:
         if self.closed:
             return
@@ -162,11 +169,11 @@ class Channel:
             if view is None:
                 view = self.views[conn.seat] = service.client_view(snap, conn.seat)
             if since == snap.version:
-                await conn.send(compact({"type": "synced", "version": snap.version}))
+                await conn.synced(snap.version, view)
             else:
-                await conn.send(compact({"type": "full", "version": snap.version, "view": view}))
+                await conn.full(snap.version, view)
             if self.presence is not None:
-                await conn.send(compact({"type": "presence", **self.presence}))
+                await conn.show_presence(self.presence, compact({"type": "presence", **self.presence}), {})
             self.conns.setdefault(conn.seat, set()).add(conn)
         return True
 
@@ -186,7 +193,7 @@ class Channel:
             view = self.views.get(conn.seat)
             if view is None:
                 view = self.views[conn.seat] = self.hub.service.client_view(self.snapshot, conn.seat)
-            await conn.send(compact({"type": "full", "version": self.snapshot.version, "view": view}))
+            await conn.full(self.snapshot.version, view)
 
     async def advance(self, version: int | None, snap: Snapshot | None = None) -> None:
         """Bring every connection to `version` (or to whatever is current when None)."""
@@ -206,14 +213,14 @@ class Channel:
         self.snapshot = snap
         revalidate = old is None or old.status == LOBBY or snap.seat_hashes != old.seat_hashes
         memo = PatchMemo()
+        shared: dict[Any, Any] = {}  # renders of this change that connections share (app/pages/socket.py)
         inline = INLINE_ACK.get()
         for seat, group in list(self.conns.items()):
             if revalidate:
                 for conn in list(group):
                     if not self._still_seated(conn, snap):
                         group.discard(conn)
-                        await conn.send(compact({"type": "error", "status": 403,
-                                                 "error": "This seat was given up."}))
+                        await conn.refuse(403, "This seat was given up.")
                         await conn.close(CLOSE_FORBIDDEN, "seat given up")
                 if not group:
                     del self.conns[seat]
@@ -222,20 +229,20 @@ class Channel:
             started = perf_counter()
             new_view = service.client_view(snap, seat)
             previous = self.views.get(seat)
-            if previous is None or old is None:
-                message = compact({"type": "full", "version": snap.version, "view": new_view})
-            else:
-                # The seats' patches share what their views share: computed and encoded once.
-                message = patch_message(old.version, snap.version, view_patch(previous, new_view, memo), memo)
             self.views[seat] = new_view
             sending = perf_counter()
             timings.add("views", sending - started)
-            for conn in list(group):
-                if inline is not None and conn is inline.conn and not inline.delivered:
-                    inline.delivered = True  # the acting connection: its acknowledgement rides along
-                    await conn.send(f'{message[:-1]},"ack":{inline.id_json}}}')
-                else:
-                    await conn.send(message)
+            if previous is None or old is None:
+                for conn in list(group):
+                    await conn.full(snap.version, new_view, shared)
+            else:
+                patch = _lazy_patch(old.version, snap.version, previous, new_view, memo)
+                for conn in list(group):
+                    if inline is not None and conn is inline.conn and not inline.delivered:
+                        inline.delivered = True  # the acting connection: its acknowledgement rides along
+                        await conn.send(f'{patch()[:-1]},"ack":{inline.id_json}}}')
+                    else:
+                        await conn.changed(snap.version, new_view, patch, shared)
             timings.add("push", perf_counter() - sending)
 
     @staticmethod
@@ -250,9 +257,23 @@ class Channel:
                 return
             self.presence = presence
             message = compact({"type": "presence", **presence})
+            shared: dict[Any, Any] = {}
             for group in list(self.conns.values()):
                 for conn in list(group):
-                    await conn.send(message)
+                    await conn.show_presence(presence, message, shared)
+
+
+def _lazy_patch(from_version: int, version: int, previous: dict[str, Any], new: dict[str, Any],
+                memo: PatchMemo) -> Callable[[], str]:
+    """The patch message of one seat, computed on first use (only JSON sockets use it) and then kept."""
+    made: list[str] = []
+
+    def patch() -> str:
+        if not made:
+            made.append(patch_message(from_version, version, view_patch(previous, new, memo), memo))
+        return made[0]
+
+    return patch
 
 
 class Hub:
@@ -433,52 +454,13 @@ class Hub:
                 self.publisher.publish(f"p {table_id} {self.instance}")
 
     async def _write_presence(self, tables: list[str]) -> dict[str, dict[str, Any]]:
-        """Replaces this process's presence rows of these tables by its current counts, then sets each
-        table's connected seats and spectator count from the rows of every live process."""
-        at = now()
-        cutoff = at - timedelta(seconds=PRESENCE_TTL)
-        ids = {"ids": tables}
-        async with self.service._writer() as conn:
-            existing = set((await conn.execute(
-                _LOCK_TABLES_SQL if self.service.is_postgres else _EXISTING_SQL, ids)).scalars())
-            tables = [t for t in tables if t in existing]
-            if not tables:
-                return {}
-            ids = {"ids": tables}
-            await conn.execute(_DELETE_PRESENCE_SQL, {**ids, "i": self.instance})
-            rows = [{"i": self.instance, "t": table_id, "s": SPECTATOR_SEAT if seat is None else seat, "c": n,
-                     "at": at}
-                    for table_id in tables for seat, n in self.local_counts.get(table_id, Counter()).items() if n > 0]
-            if rows:
-                await conn.execute(text(
-                    "INSERT INTO presence (instance, table_id, seat, connections, seen_at)"
-                    " VALUES (:i, :t, :s, :c, :at)"), rows)
-            live = (await conn.execute(_LIVE_PRESENCE_SQL, {**ids, "cutoff": cutoff})).all()
-            shown: dict[str, dict[str, Any]] = {t: {"connected": [], "spectators": 0} for t in tables}
-            for r in live:
-                if r.seat == SPECTATOR_SEAT:
-                    shown[r.table_id]["spectators"] += int(r.n)
-                elif r.n > 0:
-                    shown[r.table_id]["connected"].append(r.seat)
-            for presence in shown.values():
-                presence["connected"].sort()
-            await conn.execute(text("UPDATE tables SET spectators = :n WHERE id = :t AND spectators <> :n"),
-                               [{"t": t, "n": p["spectators"]} for t, p in shown.items()])
-            await conn.execute(_DISCONNECT_SQL, ids)
-            connected = [{"t": t, "n": n} for t, p in shown.items() for n in p["connected"]]
-            if connected:
-                await conn.execute(text("UPDATE seats SET connected = true WHERE table_id = :t AND number = :n"),
-                                   connected)
-        return shown
+        """Replaces this process's presence rows of these tables by its current counts (the service writes
+        them and sets each table's connected seats and spectator count from every live process's rows)."""
+        return await self.service.write_presence(
+            self.instance, {t: self.local_counts.get(t, Counter()) for t in tables}, PRESENCE_TTL)
 
     async def _read_presence(self, table_id: str) -> dict[str, Any]:
-        async with self.service.autocommit.connect() as conn:
-            seats = (await conn.execute(text(
-                "SELECT number FROM seats WHERE table_id = :t AND connected ORDER BY number"),
-                {"t": table_id})).scalars().all()
-            spectators = (await conn.execute(text("SELECT spectators FROM tables WHERE id = :t"),
-                                             {"t": table_id})).scalar() or 0
-        return {"connected": list(seats), "spectators": spectators}
+        return await self.service.read_presence(table_id)
 
     async def _presence_loop(self) -> None:
         """Keeps this process's presence rows alive, expires those of processes that died, and re-reads
@@ -487,16 +469,7 @@ class Hub:
         while True:
             await asyncio.sleep(interval)
             try:
-                at = now()
-                async with self.service._writer() as conn:
-                    await conn.execute(text("UPDATE presence SET seen_at = :at WHERE instance = :i"),
-                                       {"at": at, "i": self.instance})
-                    stale = (await conn.execute(text(
-                        "SELECT DISTINCT table_id FROM presence WHERE seen_at <= :cutoff"),
-                        {"cutoff": at - timedelta(seconds=PRESENCE_TTL)})).scalars().all()
-                    if stale:
-                        await conn.execute(text("DELETE FROM presence WHERE seen_at <= :cutoff"),
-                                           {"cutoff": at - timedelta(seconds=PRESENCE_TTL)})
+                stale = await self.service.refresh_presence(self.instance, PRESENCE_TTL)
                 for table_id in stale:
                     self._presence_changed(table_id)
                 for channel in list(self.channels.values()):
@@ -519,4 +492,4 @@ class Hub:
                         if conn.last_seen < deadline:
                             await conn.close(CLOSE_TIMEOUT, "no heartbeat")
                         else:
-                            await conn.send(ping)
+                            await conn.ping(ping)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from urllib.parse import urlsplit
 
@@ -11,10 +10,15 @@ from fastapi import APIRouter, WebSocket
 from starlette.datastructures import QueryParams
 from starlette.websockets import WebSocketDisconnect
 
+from ..i18n import pick_lang
+from ..pages.socket import PageConnection
 from ..realtime.hub import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, INLINE_ACK, Connection, Hub, InlineAck
 from ..services.errors import Conflict, NotFound, ServiceError
 from ..services.tables import TablesService, compact
-from .api import seat_cookie
+from ..web.bodies import BadJSON, parse_json
+from ..web.limits import RateLimited, rate_limits
+from .api import base_url, seat_cookie
+from .pages import table_links
 
 router = APIRouter()
 log = logging.getLogger("tabula.ws")
@@ -76,14 +80,9 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
 
 @router.websocket("/ws/tables/{table_id}/html")
 async def table_html_socket(ws: WebSocket, table_id: str) -> None:
-    """The table page's socket (htmx websocket extension): the regions of the page whose part of the seat's
-    view changed, as HTML for out-of-band swaps (app/realtime/html.py). It takes the page's seat cookie
-    (same origin only) or `?spectate=KEY`, and `since=VERSION` (the version the page shows)."""
-    from ..i18n import pick_lang
-    from ..realtime.html import HtmlConnection
-    from .api import base_url
-    from .pages import table_links
-
+    """The table page's socket (htmx websocket extension): the parts of the page that changed, as HTML for
+    out-of-band swaps (app/pages/socket.py). It takes the page's seat cookie (same origin only) or
+    `?spectate=KEY`, and `since=VERSION` (the version the page shows)."""
     service: TablesService = ws.app.state.service
     hub: Hub = ws.app.state.hub
     await ws.accept()
@@ -92,7 +91,6 @@ async def table_html_socket(ws: WebSocket, table_id: str) -> None:
     since = _since(params)
     try:
         ident = await service.identify(table_id, credential)
-        version, view = await service.view(table_id, credential)
         summary = await service.summary(table_id)
         base = base_url(ws)  # type: ignore[arg-type]  (a websocket's base is ws://: the links are http://)
         base = "http" + base[2:] if base.startswith("ws") else base
@@ -100,23 +98,16 @@ async def table_html_socket(ws: WebSocket, table_id: str) -> None:
     except ServiceError as e:
         await ws.close(code=CLOSE_NOT_FOUND if isinstance(e, NotFound) else CLOSE_FORBIDDEN)
         return
-    game = service.game(view["table"]["game"])
-    conn = HtmlConnection(
+    game = service.game(summary["game"])
+    conn = PageConnection(
         ws, table_id, ident.seat, ident.token_hash, lang=pick_lang(ws.cookies, ws.headers, params.get("lang")),
-        game=game, links=links, title=(game.title_en, game.title_fr), view=view, version=version,
+        game=game, links=links, title=(game.title_en, game.title_fr),
         presence={"connected": [s["number"] for s in summary["seats"] if s["connected"]],
                   "spectators": summary["spectators"]})
-
-    async def resync() -> None:
-        channel = hub.channel(table_id)
-        if channel is not None:
-            await channel.resync(conn)
-
-    conn.resync = resync
     try:
         # The page shows `since`: when nothing changed since, the hub says "synced" and nothing is sent;
-        # otherwise (a reconnect after a gap) every region comes again.
-        if not await hub.attach(conn, version if since == version else None):
+        # otherwise (a reconnect after a gap) the whole body comes again.
+        if not await hub.attach(conn, since):
             await ws.close(code=CLOSE_FORBIDDEN)
             return
         while True:
@@ -147,13 +138,10 @@ def _now() -> float:
 
 
 async def _handle(service: TablesService, hub: Hub, conn: Connection, raw: str) -> None:
-    if len(raw) > MAX_MESSAGE:
-        await conn.send(compact({"type": "error", "status": 400, "error": "That message is too large."}))
-        return
     try:
-        msg = json.loads(raw)
-    except ValueError:
-        await conn.send(compact({"type": "error", "status": 400, "error": "Messages are JSON objects."}))
+        msg = parse_json(raw, MAX_MESSAGE)
+    except BadJSON as e:
+        await conn.send(compact({"type": "error", "status": e.status, "error": e.message}))
         return
     if not isinstance(msg, dict):
         await conn.send(compact({"type": "error", "status": 400, "error": "Messages are JSON objects."}))
@@ -177,9 +165,12 @@ async def _handle(service: TablesService, hub: Hub, conn: Connection, raw: str) 
         else:
             token = INLINE_ACK.set(inline)
             try:
+                await rate_limits(conn.ws).action(conn.table_id, conn.token_hash or "")
                 version = await service.act(conn.table_id, None, msg.get("version"), msg.get("action"),
                                             token_hash=conn.token_hash)
                 reply = {"type": "ack", "version": version}
+            except RateLimited as e:
+                reply = {"type": "error", "status": 429, "error": e.en, "retry_after": e.retry_after}
             except Conflict as e:
                 reply = {"type": "error", "status": e.status, **e.body()}
             except ServiceError as e:

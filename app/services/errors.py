@@ -54,10 +54,6 @@ class Illegal(ServiceError):
     status = 422
 
 
-class Unavailable(ServiceError):
-    status = 503
-
-
 class EngineFailure(ServiceError):
     """The engine raised something other than a rules refusal (a bug); nothing was written."""
 

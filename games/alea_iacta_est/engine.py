@@ -9,7 +9,7 @@ from games.core import CORE_REFUSALS, Game, Seat, State
 from games.core.bots import move_weight
 
 from . import components, rules, scoring, view
-from .messages import MESSAGES, REFUSALS, render_args
+from .messages import MESSAGES, REFUSALS, render_args, waiting_for
 
 
 class AleaIactaEst(Game):
@@ -58,6 +58,14 @@ class AleaIactaEst(Game):
 
     def resample(self, state: State, seat: Seat | None, seed: int) -> State:
         return view.resample(state, seat, seed, finished=self.finished(state))
+
+    components = components
+
+    def points(self, view: dict[str, Any]) -> list[int]:
+        return scoring.points(view)
+
+    def waiting_for(self, view: dict[str, Any], lang: str) -> str:
+        return waiting_for(view, lang)
 
     def refusal(self, state: State, seat: Seat, action: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
         return rules.refusal(state, seat, action)

@@ -151,6 +151,18 @@ MESSAGES: dict[str, dict[str, str]] = {
 }
 
 
+WAITING = {
+    "turn": ("place dice in a building", "placer des dés dans un bâtiment"),
+    "fortuna": ("keep Fortuna tiles", "garder des jetons « faveur divine »"),
+    "senate": ("keep a Senate card", "garder une carte sénat"),
+    "castrum": ("choose a province", "choisir une province"),
+    "forum": ("choose a patrician", "choisir un habitant"),
+}
+
+
+def waiting_for(view: dict[str, Any], lang: str) -> str:
+    """What the game waits for, after the names of the seats to act."""
+    return WAITING.get(view["phase"], ("play", "jouer"))[1 if lang == "fr" else 0]
 # Why an action is refused (rules.refusal): code -> the sentence in each language.
 REFUSALS: dict[str, dict[str, str]] = {
     "aie.now_turn": {"en": "Now roll, re-roll or place dice.",

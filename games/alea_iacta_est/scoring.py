@@ -272,3 +272,22 @@ def score(state: State) -> dict[str, Any]:
                   f"({values}).{shared_fr}",
         }
     return {"scores": scores, "winners": winners, "breakdown": breakdown, "tiebreak": tiebreak}
+
+
+def points(view: dict[str, Any]) -> list[int]:
+    """The running score a view shows, counted by `score_lines` on what its reader knows: every province,
+    patrician, kept Fortuna tile and chip, and its own Senate cards (the others' count at the end). At the
+    end the final scores, which count every hand."""
+    if view["outcome"] is not None:
+        return list(view["outcome"]["scores"])
+    n = view["players"]
+    most_provinces = max(len(p) for p in view["provinces"])
+    most_patricians = max(len(p) for p in view["patricians"])
+    out = []
+    for s in range(n):
+        provinces, patricians = view["provinces"][s], view["patricians"][s]
+        cards = view["own_senate"] if s == view["seat"] else []
+        lines = score_lines(provinces, patricians, cards, view["fortuna_kept"][s], view["chips"][s],
+                            best_assignment(provinces, patricians, cards), most_provinces, most_patricians)
+        out.append(sum(line["points"] for line in lines))
+    return out

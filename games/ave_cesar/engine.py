@@ -9,7 +9,7 @@ from games.core import CORE_REFUSALS, Action, Game, Option, Seat, State
 from games.core.bots import move_weight
 
 from . import components, rules, scoring, view
-from .messages import MESSAGES, REFUSALS, render_args
+from .messages import MESSAGES, REFUSALS, render_args, waiting_for
 
 
 class AveCesar(Game):
@@ -70,6 +70,14 @@ class AveCesar(Game):
 
     def resample(self, state: State, seat: Seat | None, seed: int) -> State:
         return view.resample(state, seat, seed)
+
+    components = components
+
+    def points(self, view: dict[str, Any]) -> list[int]:
+        return scoring.points(view)
+
+    def waiting_for(self, view: dict[str, Any], lang: str) -> str:
+        return waiting_for(view, lang)
 
     def refusal(self, state: State, seat: Seat, action: Action) -> tuple[str, dict[str, Any]] | None:
         return rules.refusal(state, seat, action)

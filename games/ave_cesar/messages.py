@@ -112,6 +112,26 @@ def render_args(args: dict[str, Any], lang: str) -> dict[str, Any]:
     return args
 
 
+WAITING = {
+    "draft": ("choose an influence card", "choisir une carte Influence"),
+    "sealed_bid": ("seal a secret bid", "cacher une mise secrète"),
+    "new_senator": ("accept or decline the New Senator", "accepter ou refuser le Nouveau Sénateur"),
+    "choose_action": ("choose Auction, Extortion or Counters", "choisir Enchères, Extorsion ou Comptoirs"),
+    "auction_bidding": ("bid on the lots", "miser sur les lots"),
+    "auction_settling": ("settle the lots", "régler les lots"),
+    "prefects": ("protect a card with the Prefects, or not", "protéger une carte avec les Préfets, ou non"),
+    "extortion_target": ("choose a card to extort", "choisir une carte à extorquer"),
+    "extortion_price": ("name the price", "fixer le prix"),
+    "extortion_answer": ("pay or give up the card", "payer ou céder la carte"),
+    "counters_join": ("join the Counters or not", "rejoindre les Comptoirs ou non"),
+    "counters": ("trade at the Counters", "commercer aux Comptoirs"),
+    "governor_value": ("choose the Governor's value", "choisir la valeur du Gouverneur"),
+}
+
+
+def waiting_for(view: dict[str, Any], lang: str) -> str:
+    """What the game waits for, after the names of the seats to act."""
+    return WAITING.get(view["phase"], ("play", "jouer"))[1 if lang == "fr" else 0]
 # Why an action is refused (rules.refusal): code -> the sentence in each language.
 REFUSALS: dict[str, dict[str, str]] = {
     "ac.only_draft": {"en": "Now you may only choose an influence card (or sell a senator).",

@@ -49,3 +49,8 @@ def score(state: State) -> dict[str, Any]:
             score_line(f"Money: {money[s]} (tiebreak only)", f"Argent : {money[s]} (départage seulement)", 0),
         ])
     return {"scores": senators, "winners": winners, "breakdown": breakdown, "tiebreak": tiebreak}
+
+
+def points(view: dict[str, Any]) -> list[int]:
+    """The running score a view shows: the senators, which are the score (RULES 2.9)."""
+    return [row["senators"] for row in view["table"]]

@@ -77,6 +77,9 @@ class BenchCards(Game):
             "move_count": state["move_count"],
         }
 
+    def points(self, view: dict[str, Any]) -> list[int]:
+        return list(view["scores"])
+
     def score(self, state: State) -> dict[str, Any]:
         scores = list(state["scores"])
         best = max(scores)

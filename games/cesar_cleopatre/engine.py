@@ -8,8 +8,8 @@ from typing import Any
 from games.core import CORE_REFUSALS, Action, Game, Option, Seat, State
 from games.core.bots import move_weight
 
-from . import rules, scoring, view
-from .messages import MESSAGES, REFUSALS, render_args
+from . import components, rules, scoring, view
+from .messages import MESSAGES, REFUSALS, render_args, waiting_for
 
 
 class CesarCleopatre(Game):
@@ -23,6 +23,7 @@ class CesarCleopatre(Game):
     rules_version = 2  # 2: passes never end the game, only a true deadlock does (RULES 1.4.7)
     options = (
         Option("action_pile", "shuffle", ("shuffle", "arrange"),
+               choice_names=(("shuffled", "mélangée"), ("arranged by its owner", "classée par son propriétaire")),
                en="How each player's 13 action cards are stacked: shuffled (advised for beginners), or arranged "
                   "by their owner card by card before the game.",
                fr="Comment chaque joueur empile ses 13 cartes Manipulation : mélangées (conseillé aux débutants), "
@@ -99,3 +100,11 @@ class CesarCleopatre(Game):
 
     def refusal(self, state: State, seat: Seat, action: Action) -> tuple[str, dict[str, Any]] | None:
         return rules.refusal(state, seat, action)
+
+    components = components
+
+    def points(self, view: dict[str, Any]) -> list[int]:
+        return scoring.points(view)
+
+    def waiting_for(self, view: dict[str, Any], lang: str) -> str:
+        return waiting_for(view, lang)

@@ -136,6 +136,35 @@ def render_args(key: str, args: dict[str, Any], lang: str) -> dict[str, Any]:
     return out
 
 
+def waiting_for(view: dict[str, Any], lang: str) -> str:
+    """What the game waits for, after the names of the seats to act."""
+    i = _lang(lang)
+    phase, t = view["phase"], view["turn_state"]
+    if phase == "veto":
+        card = card_words(view["pending"]["card"], lang) if view["pending"] else ""
+        return (f"veto the {card} or let it pass", f"opposer son Veto à la carte {card} ou laisser faire")[i]
+    if phase in WAITING:
+        return WAITING[phase][i]
+    if t["mode"] == "up" and t["placed"] == 1:
+        return ("place the second face-up card", "poser la seconde carte face visible")[i]
+    if t["mode"] and (t["mode"] == "down" or t["placed"] == 2):
+        return ("play an action card or draw", "jouer une carte Manipulation ou piocher")[i]
+    return ("place influence, play an action card or stay passive",
+            "poser de l'influence, jouer une carte Manipulation ou rester passif")[i]
+
+
+WAITING = {
+    "setup": ("place a face-down card at each group", "poser une carte face cachée devant chaque groupe"),
+    "spy": ("choose a card of the spied hand", "choisir une carte de la main espionnée"),
+    "spy_draw": ("draw a replacement card", "piocher une carte de remplacement"),
+    "castle": ("redeal the castled cards face down", "répartir face cachée les cartes du Roque"),
+    "draw": ("refill the hand to 5 cards", "compléter sa main à 5 cartes"),
+    "exchange": ("discard cards, then draw (passive turn)", "défausser puis piocher (tour passif)"),
+    "final": ("place every influence card the limits allow (last turn)",
+              "poser toutes les cartes Influence possibles (dernier tour)"),
+}
+
+
 # Why an action is refused (rules.refusal): code -> the sentence in each language.
 REFUSALS: dict[str, dict[str, str]] = {
     "cc.setup_first": {"en": "First place one card of your setup series at each group, then arrange your action pile.",

@@ -12,31 +12,41 @@ from .components import (
 )
 
 
-def score(state: State) -> dict[str, Any]:
-    """RULES 1.10: 1 per patrician, +1 majority, +1 the whole group, +2 the mission (at least 3)."""
-    scores = []
-    breakdown = []
-    for p in (0, 1):
-        lines = []
-        for gi, group in enumerate(GROUPS):
-            n = state["won"][p][gi]
-            en, fr = GROUP_NAMES[group][0], GROUP_NAMES[group][1]
-            size = GROUP_SIZE[gi]
-            if n:
-                lines.append(score_line(f"{en}: {n} of {size}", f"{fr} : {n} sur {size}", n * PATRICIAN_POINTS))
-            if n >= MAJORITY[size]:
-                lines.append(score_line(f"{en}: majority", f"{fr} : majorité", MAJORITY_POINTS))
-            if n == size:
-                lines.append(score_line(f"{en}: all of them", f"{fr} : la totalité", ALL_POINTS))
-        mission = state["missions"][p]
+def seat_lines(won: list[int], mission: str | None) -> list[dict[str, Any]]:
+    """One player's score lines (RULES 1.10) from the patricians won in each group and the secret mission
+    (None while it is secret: its lines come at the end). Also the running score of the page."""
+    lines = []
+    for gi, group in enumerate(GROUPS):
+        n = won[gi]
+        en, fr = GROUP_NAMES[group][0], GROUP_NAMES[group][1]
+        size = GROUP_SIZE[gi]
+        if n:
+            lines.append(score_line(f"{en}: {n} of {size}", f"{fr} : {n} sur {size}", n * PATRICIAN_POINTS))
+        if n >= MAJORITY[size]:
+            lines.append(score_line(f"{en}: majority", f"{fr} : majorité", MAJORITY_POINTS))
+        if n == size:
+            lines.append(score_line(f"{en}: all of them", f"{fr} : la totalité", ALL_POINTS))
+    if mission is not None:
         en, fr = GROUP_NAMES[mission][0], GROUP_NAMES[mission][1]
-        if state["won"][p][GROUP_INDEX[mission]] >= MISSION_THRESHOLD:
+        if won[GROUP_INDEX[mission]] >= MISSION_THRESHOLD:
             lines.append(score_line(f"Secret mission achieved ({en})", f"Mission secrète réussie ({fr})",
                                     MISSION_POINTS))
         else:
             lines.append(score_line(f"Secret mission missed ({en})", f"Mission secrète manquée ({fr})", 0))
-        breakdown.append(lines)
-        scores.append(sum(line["points"] for line in lines))
+    return lines
+
+
+def points(view: dict[str, Any]) -> list[int]:
+    """The running score a view shows: the lines of `seat_lines` its reader can know (the missions once
+    they are shown, at the end)."""
+    missions = view["missions"] or [None, None]
+    return [sum(line["points"] for line in seat_lines(view["won"][p], missions[p])) for p in (0, 1)]
+
+
+def score(state: State) -> dict[str, Any]:
+    """RULES 1.10: 1 per patrician, +1 majority, +1 the whole group, +2 the mission (at least 3)."""
+    breakdown = [seat_lines(state["won"][p], state["missions"][p]) for p in (0, 1)]
+    scores = [sum(line["points"] for line in lines) for lines in breakdown]
     winners = [p for p in (0, 1) if scores[p] == max(scores)]
     tiebreak = None
     if len(winners) == 2 and state["options"]["tiebreak_patricians"]:  # RULES 1.10 (PROPOSED option)

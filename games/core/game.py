@@ -66,6 +66,18 @@ class Option:
     fr: str  # the same, in French
     label_en: str = ""
     label_fr: str = ""
+    # The words of each choice, (en, fr) in the order of `choices`; booleans are yes/no, others their text.
+    choice_names: tuple[tuple[str, str], ...] = ()
+
+    def words(self, value: Any) -> tuple[str, str]:
+        """The words of one of this option's values, (en, fr)."""
+        if value in self.choices and len(self.choice_names) == len(self.choices):
+            return self.choice_names[self.choices.index(value)]
+        if value is True:
+            return ("yes", "oui")
+        if value is False:
+            return ("no", "non")
+        return (str(value), str(value))
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -76,6 +88,7 @@ class Option:
             "label_fr": self.label_fr or self.label_en or self.name,
             "en": self.en,
             "fr": self.fr,
+            "choice_names": [list(self.words(c)) for c in self.choices],
         }
 
 
@@ -285,6 +298,24 @@ class Game:
     def action_bound(self, players: int) -> int:
         """Hook: an upper bound on the number of actions in one game (the conformance suite checks it)."""
         return 10_000
+
+    # ------------------------------------------------------------------------------ presentation
+    # What a page shows that only the rules know. Each hook reads a view (never a state), so that it can
+    # only show what that seat may know.
+
+    # Hook: the module holding the game's components as data (cards, boards and their names in both
+    # languages), for the code that draws the game (app/pages/presenters/<slug>.py reads it from here).
+    components: ClassVar[Any] = None
+
+    def points(self, view: dict[str, Any]) -> list[int] | None:
+        """Hook (optional): each seat's points as this view shows them, counted by the code that counts the
+        final score; once the game is over, the final scores. None: the game shows no running score."""
+        return list(view["outcome"]["scores"]) if view["outcome"] is not None else None
+
+    def waiting_for(self, view: dict[str, Any], lang: str) -> str:
+        """Hook (optional): what the game waits for, said after the names of the seats to act ("place dice
+        in a building")."""
+        return "jouer" if lang == "fr" else "play"
 
 
 def state_players(state: State) -> int:

@@ -12,6 +12,7 @@ Random games are played through the server with every seat and a spectator conne
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 
@@ -20,8 +21,9 @@ import pytest
 from sqlalchemy import text
 
 from app.realtime.diff import view_patch
+from app.routes.api import seat_cookie
 from app.services.tables import hash_token
-from games import ALL_GAMES
+from games import ALL_GAMES, REGISTRY
 from games.core import rng
 from games.core.conformance import random_step
 
@@ -155,3 +157,91 @@ async def test_no_leak_over_the_wire(live_pg, slug, players):
             if other != seat:
                 assert token not in received
         assert table.invite not in received and "rng" not in received
+
+
+# ------------------------------------------------------------------------------ the page road (HTML)
+
+PAGE_SAMPLES = (0, 5, 17, 40)  # actions after which the page resample check runs
+
+
+async def copy_in_process(site, table_id: str, state_text: str, seat_names: list[str]) -> tuple[str, list[str], str]:
+    """`copy_with_state` on the in-process site's database."""
+    new_id = secrets.token_urlsafe(12)
+    tokens = [secrets.token_urlsafe(24) for _ in seat_names]
+    spectate = secrets.token_urlsafe(16)
+    async with site.service.engine.begin() as conn:
+        await conn.execute(text(
+            "INSERT INTO tables (id, game, players, options, seed, status, version, rules_version, state, invite_key,"
+            " spectator_key, spectators, created_at, updated_at) SELECT :new, game, players, options, 1, status,"
+            " version, rules_version, :state, :invite, :spectate, spectators, created_at, updated_at FROM tables"
+            " WHERE id = :id"),
+            {"new": new_id, "id": table_id, "state": state_text, "invite": secrets.token_urlsafe(16),
+             "spectate": spectate})
+        await conn.execute(text(
+            "INSERT INTO seats (table_id, number, name, token_hash, connected, bot_takeover) SELECT :new, number,"
+            " name, :h || number, connected, false FROM seats WHERE table_id = :id"), {"new": new_id, "id": table_id,
+                                                                                   "h": "unused"})
+        for n in range(len(seat_names)):
+            await conn.execute(text("UPDATE seats SET token_hash = :h WHERE table_id = :t AND number = :n"),
+                               {"t": new_id, "n": n, "h": hash_token(tokens[n])})
+    return new_id, tokens, spectate
+
+
+async def page_bytes(site, table_id: str, viewer, version: int) -> list[str]:
+    """What a page's reader receives of a table: the page, the flash fragment of a stale action (a seat) and
+    the page socket's first message when it connects without `since` (the whole body)."""
+    from tests.site.live_page import AsgiSocket
+
+    out = [await site.get_page(table_id, viewer)]
+    cookies = {} if viewer.seat is None else {seat_cookie(table_id): viewer.credential}
+    if viewer.seat is not None:
+        r = await site.http.post(f"/t/{table_id}/act", data={"version": str(version + 1000), "action": '{"type":"x"}'},
+                                 headers={"HX-Request": "true",
+                                          "Cookie": f"{seat_cookie(table_id)}={viewer.credential}"})
+        out.append(f"{r.status_code} {r.text}")
+    query = f"spectate={viewer.credential}" if viewer.seat is None else ""
+    sock = await AsgiSocket(site.app, f"/ws/tables/{table_id}/html", query, cookies).open()
+    for _ in range(3):
+        await asyncio.sleep(0)
+    out.extend(sock.take())
+    await sock.close()
+    return out
+
+
+@pytest.mark.parametrize("slug", sorted(REGISTRY))
+async def test_no_leak_over_the_page_road(tmp_path, slug):
+    """The resample test over the table page, its fragments and its socket: for every seat and the spectator,
+    a table whose hidden part was drawn anew for that reader gives it the same bytes."""
+    from tests.site.live_page import InProcessSite, Viewer, first_difference
+
+    game = REGISTRY[slug]
+    players = game.max_players
+    async with InProcessSite(tmp_path) as site:
+        table_id, viewers = await site.table(slug, players)
+        names = [f"P{n}" for n in range(players)]
+        holder = {"rng": rng.seed_state(len(slug))}
+        played, resampled = 0, 0
+        while played <= max(PAGE_SAMPLES):
+            snap = await site.service.current(table_id)
+            if game.finished(snap.state):
+                break
+            if played in PAGE_SAMPLES:
+                for viewer in viewers:
+                    original = await page_bytes(site, table_id, viewer, snap.version)
+                    other = game.resample(snap.state, viewer.seat, seed=played * 7 + 3)
+                    resampled += game.encode(other) != game.encode(snap.state)
+                    copy_id, tokens, spectate = await copy_in_process(site, table_id, game.encode(other), names)
+                    twin = Viewer(viewer.seat, spectate if viewer.seat is None else tokens[viewer.seat])
+                    copied = await page_bytes(site, copy_id, twin, snap.version)
+                    copy_snap = await site.service.current(copy_id)
+                    copied = [b.replace(copy_id, table_id).replace(twin.credential, viewer.credential)
+                              .replace(copy_snap.invite_key, snap.invite_key)
+                              .replace(copy_snap.spectator_key, snap.spectator_key) for b in copied]
+                    for got, want in zip(copied, original):
+                        assert got == want, (f"{slug}: {viewer.name} can tell its unknowns apart at action {played}:\n"
+                                             + first_difference(got, want))
+                    assert len(copied) == len(original)
+            seat, action = random_step(game, snap.state, holder)
+            await site.act(table_id, viewers[seat], snap.version, action)
+            played += 1
+    assert resampled > 0, "the resample never changed anything"

@@ -1,17 +1,15 @@
-"""The table page's HTML websocket: only the regions whose part of the view changed are sent (as elements
-with stable ids, swapped out-of-band by htmx), a gap asks for a full view, a (re)connection that missed
-versions gets every region, presence and pings have their own small regions, and credentials are checked."""
+"""The table page's HTML websocket: only the regions whose HTML changed are sent (as elements with stable ids,
+swapped out-of-band by htmx), identical pages are rendered once per change, a (re)connection that missed
+versions gets the whole body, presence and pings have their own small regions, and credentials are checked."""
 
 from __future__ import annotations
 
 import asyncio
-import json
 
 import pytest
 import websockets
 
-from app.realtime.diff import view_patch
-from app.realtime.html import HtmlConnection
+from app.pages.socket import PageConnection
 from games import REGISTRY
 
 from .test_pages import act, api_view, new_full_table
@@ -64,57 +62,66 @@ def top_level_ids(html: str) -> list[str]:
     return found
 
 
-async def test_only_the_regions_whose_view_keys_changed_are_sent():
+def no_patch() -> str:
+    raise AssertionError("the page's socket never asks for the JSON patch")
+
+
+async def test_only_the_regions_whose_html_changed_are_sent():
     game = REGISTRY["cesar_cleopatre"]
     state = game.setup(2, 11)
     ws = FakeSocket()
-    conn = HtmlConnection(ws, "T", 0, "h", lang="en", game=game, links=LINKS,
+    conn = PageConnection(ws, "T", 0, "h", lang="en", game=game, links=LINKS,
                           presence={"connected": [0], "spectators": 0}, title=(game.title_en, game.title_fr))
-    old = client_view(game, state, 0)
-    await conn.send(json.dumps({"type": "full", "version": 5, "view": old}))
+    await conn.full(5, client_view(game, state, 0))
     assert top_level_ids(ws.sent[-1]) == ["tb-version", "tb-body"]  # everything, once
 
     # Seat 1 places a setup card: seat 0 sees a face-down card appear at a group and a new log line.
     seat1 = game.legal_actions(state, 1)[0]
     new_state = game.apply(state, 1, seat1)
-    new = client_view(game, new_state, 0)
-    await conn.send(json.dumps({"type": "patch", "from": 5, "version": 6, "patch": view_patch(old, new)}))
+    await conn.changed(6, client_view(game, new_state, 0), no_patch, {})
     sent = top_level_ids(ws.sent[-1])
     assert sent[0] == "tb-version" and "cc-board" in sent and "tb-body" not in sent
-    assert "cc-bottom" not in sent and "cc-votes" not in sent  # nothing of theirs changed
+    assert "cc-votes" not in sent  # nothing of theirs changed
     assert 'data-version="6"' in ws.sent[-1]
 
-    # A gap: the patch does not start from the version the page holds; a full view is asked for instead.
-    asked = []
-
-    async def resync():
-        asked.append(True)
-
-    conn.resync = resync
-    count = len(ws.sent)
-    await conn.send(json.dumps({"type": "patch", "from": 9, "version": 10, "patch": []}))
-    await asyncio.sleep(0)
-    assert asked == [True] and len(ws.sent) == count
-
     # Presence changes only the players and spectators regions; pings have their own element.
-    await conn.send(json.dumps({"type": "presence", "connected": [0, 1], "spectators": 2}))
+    await conn.show_presence({"connected": [0, 1], "spectators": 2}, "", {})
     assert sorted(top_level_ids(ws.sent[-1])) == ["tb-seats", "tb-spectators"]
     assert "2 spectator(s)" in ws.sent[-1]
-    await conn.send(json.dumps({"type": "ping"}))
+    await conn.ping("")
     assert top_level_ids(ws.sent[-1]) == ["tb-ping"]
+
+
+async def test_identical_pages_are_rendered_once_per_change():
+    game = REGISTRY["ave_cesar"]
+    state = game.setup(3, 5)
+    spectators = [PageConnection(FakeSocket(), "T", None, None, lang="en", game=game, links=LINKS,
+                                 presence={"connected": [], "spectators": 2}, title=(game.title_en, game.title_fr))
+                  for _ in range(2)]
+    view = client_view(game, state, None)
+    for conn in spectators:
+        await conn.synced(1, view)
+    seat, action = 0, None
+    for seat in game.to_act(state):
+        action = game.legal_actions(state, seat)[0]
+        break
+    new_view = client_view(game, game.apply(state, seat, action), None)
+    shared: dict = {}
+    for conn in spectators:
+        await conn.changed(2, new_view, no_patch, shared)
+    assert len(shared) == 1  # one render for both spectators
+    assert spectators[0].ws.sent == spectators[1].ws.sent and spectators[0].ws.sent
 
 
 async def test_the_start_of_the_game_swaps_the_whole_body_in_the_readers_language():
     game = REGISTRY["alea_iacta_est"]
     state = game.setup(2, 3)
     ws = FakeSocket()
-    conn = HtmlConnection(ws, "T", None, None, lang="fr", game=game, links={**LINKS, "seat": None, "invite": None},
+    conn = PageConnection(ws, "T", None, None, lang="fr", game=game, links={**LINKS, "seat": None, "invite": None},
                           presence={"connected": [], "spectators": 1}, title=(game.title_en, game.title_fr))
-    lobby = client_view(game, None, None, status="lobby")
-    await conn.send(json.dumps({"type": "full", "version": 1, "view": lobby}))
+    await conn.full(1, client_view(game, None, None, status="lobby"))
     assert "Salle d&#39;attente" in ws.sent[-1]
-    playing = client_view(game, state, None)
-    await conn.send(json.dumps({"type": "patch", "from": 1, "version": 2, "patch": view_patch(lobby, playing)}))
+    await conn.changed(2, client_view(game, state, None), no_patch, {})
     assert top_level_ids(ws.sent[-1]) == ["tb-version", "tb-body"]
     assert "Manche 1 sur 6" in ws.sent[-1] and 'name="action"' not in ws.sent[-1]
 
@@ -148,8 +155,8 @@ async def test_a_page_socket_sends_nothing_when_in_sync_then_only_what_changed(s
         await asyncio.to_thread(act, site, table_id, tokens[seat], version, acting["game"]["legal_actions"][0])
         message = await receive(ws)
         sent = top_level_ids(message)
-        # Only the regions whose view keys changed come (which ones depends on the seeded deal: a sealed
-        # bid, say, adds no log line this seat may read), never the whole body.
+        # Only the regions whose HTML changed come (which ones depends on the seeded deal: a sealed bid,
+        # say, adds no log line this seat may read), never the whole body.
         assert sent[0] == "tb-version" and "tb-body" not in sent and len(sent) >= 2
         assert f'data-version="{version + 1}"' in message
 

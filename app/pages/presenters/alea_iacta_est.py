@@ -1,0 +1,129 @@
+"""How Alea Iacta Est is drawn: words of its cards and actions, and where each legal action goes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from markupsafe import Markup
+
+from games import ALL_GAMES
+
+from ..controls import Control
+from . import Presenter
+
+al_cards = ALL_GAMES["alea_iacta_est"].components  # the game's cards and their names, as data
+
+
+class AleaPresenter(Presenter):
+    slug = "alea_iacta_est"
+    board_template = "games/alea_iacta_est/board.html"
+    DIE_CSS = {"grey": "#8d8d8d", "brown": "#8a5a36", "blue": "#2f6f9f", "green": "#3f8a4a", "yellow": "#d8b42a"}
+    PIPS = {1: ((50, 50),), 2: ((28, 28), (72, 72)), 3: ((26, 26), (50, 50), (74, 74)),
+            4: ((28, 28), (72, 28), (28, 72), (72, 72)),
+            5: ((26, 26), (74, 26), (50, 50), (26, 74), (74, 74)),
+            6: ((28, 24), (72, 24), (28, 50), (72, 50), (28, 76), (72, 76))}
+
+    def colour(self, seat: int) -> str:
+        return self.DIE_CSS[al_cards.DIE_COLOURS[seat % len(al_cards.DIE_COLOURS)]]
+
+    def die(self, value: int, seat: int | None, size: int = 34, extra: str = "") -> Markup:
+        """A die as an inline SVG in the seat's colour (pips drawn, value also in the title)."""
+        fill = self.colour(seat) if seat is not None else "#f4efe4"
+        pip = "#fff" if seat is not None and al_cards.DIE_COLOURS[seat % 5] not in ("yellow",) else "#2b2118"
+        if seat is None:
+            pip = "#2b2118"
+        circles = "".join(f'<circle cx="{x}" cy="{y}" r="9" fill="{pip}"/>' for x, y in self.PIPS[value])
+        return Markup(
+            f'<svg class="die {extra}" viewBox="0 0 100 100" width="{size}" height="{size}" role="img" '
+            f'aria-label="{value}"><rect x="4" y="4" width="92" height="92" rx="18" fill="{fill}" '
+            f'stroke="#2b2118" stroke-width="4"/>{circles}</svg>')
+
+    @staticmethod
+    def building(key: str) -> str:
+        return al_cards.BUILDING_NAMES[key]
+
+    @staticmethod
+    def province(pid: str) -> str:
+        return al_cards.province_label(pid)
+
+    @staticmethod
+    def patrician(pid: str) -> str:
+        return al_cards.patrician_label(pid)
+
+    @staticmethod
+    def province_info(pid: str) -> dict[str, Any]:
+        colour, value = al_cards.PROVINCE_INFO[pid]
+        css = "#8f8f8f" if colour is None else next(c["css"] for c in al_cards.COLOURS if c["key"] == colour)
+        return {"colour": colour, "value": value, "roman": al_cards.ROMAN[value], "css": css,
+                "name": "Joker" if colour is None else al_cards.COLOUR_NAMES[colour]}
+
+    @staticmethod
+    def patrician_info(pid: str) -> dict[str, Any]:
+        colour, gender, value = al_cards.PATRICIAN_INFO[pid]
+        css = next(c["css"] for c in al_cards.COLOURS if c["key"] == colour)
+        return {"colour": colour, "gender": gender, "value": value, "roman": al_cards.ROMAN[value], "css": css,
+                "name": al_cards.COLOUR_NAMES[colour], "sign": "♂" if gender == "m" else "♀"}
+
+    @staticmethod
+    def senate_text(card: str, tr) -> str:
+        info = al_cards.SENATE_CARD[card]
+        return tr(info["en"], info["fr"])
+
+    @staticmethod
+    def roman(v: int) -> str:
+        return al_cards.ROMAN[v]
+
+    @staticmethod
+    def dice_words(dice: list[int]) -> str:
+        return "-".join(str(d) for d in dice)
+
+
+    def seat_line(self, view, seat, tr) -> str:
+        g = view["game"]
+        return tr(f"{g['unplaced'][seat]} dice to place · {g['chips'][seat]} chip(s) · "
+                  f"{len(g['provinces'][seat])} province(s), {len(g['patricians'][seat])} patrician(s)",
+                  f"{g['unplaced'][seat]} dé(s) à placer · {g['chips'][seat]} jeton(s) relance · "
+                  f"{len(g['provinces'][seat])} province(s), {len(g['patricians'][seat])} habitant(s)")
+
+    def describe(self, action, view, tr, names) -> Control:
+        kind = action["type"]
+        if kind == "reroll":
+            dice = action["dice"]
+            words = self.dice_words(dice)
+            return Control(action, tr(f"Spend a Repete chip to re-roll {words}",
+                                      f"Dépenser un jeton « relance » pour relancer {words}"),
+                           tr(f"Re-roll {words} (1 chip)", f"Relancer {words} (1 jeton)"), zone="roll",
+                           pick="dice:" + ",".join(str(d) for d in dice), style="secondary")
+        if kind == "place":
+            dice = action["dice"]
+            b = self.building(action["building"])
+            words = self.dice_words(dice)
+            return Control(action, tr(f"Place {words} in the {b}", f"Placer {words} au {b}"),
+                           tr(f"Place {words} here", f"Placer {words} ici"), zone=f"b:{action['building']}",
+                           pick="dice:" + ",".join(str(d) for d in dice), style="place")
+        if kind == "latrina":
+            d = action["die"]
+            return Control(action, tr(f"No placement is possible: put a {d} in the Latrina",
+                                      f"Aucun placement possible : mettre un {d} aux latrines"),
+                           tr(f"{d} to the Latrina", f"{d} aux latrines"))
+        if kind == "keep_fortuna":
+            tiles = " + ".join(self.roman(t) for t in action["tiles"])
+            return Control(action, tr(f"Keep the Fortuna tiles {tiles}", f"Garder les jetons {tiles}"),
+                           tr(f"Keep {tiles}", f"Garder {tiles}"), zone="fortuna")
+        if kind == "keep_senate":
+            card = action["card"]
+            return Control(action, tr(f"Keep the Senate card {card}: {self.senate_text(card, tr)}",
+                                      f"Garder la carte sénat {card} : {self.senate_text(card, tr)}"),
+                           tr(f"Keep {card}", f"Garder {card}"), zone="senate")
+        if kind == "take_province":
+            p = self.province(action["province"])
+            return Control(action, tr(f"Take the province {p}", f"Prendre la province {p}"),
+                           tr("Take", "Prendre"), zone=f"province:{action['province']}")
+        if kind == "take_patrician":
+            p = self.patrician(action["patrician"])
+            return Control(action, tr(f"Take the patrician {p}", f"Prendre l'habitant {p}"),
+                           tr("Take", "Prendre"), zone=f"patrician:{action['patrician']}")
+        return super().describe(action, view, tr, names)
+
+
+PRESENTER = AleaPresenter()

@@ -1,0 +1,134 @@
+"""What each region of a page read of the seat's view, so that a region whose reads did not change is not
+rendered again: its HTML would be the same.
+
+Nobody lists what a region depends on: while a region renders, the view's game and table parts (`Tracked`)
+record every key read, by the template or by the presenter code it calls; the values the page's context
+derives from the view (the controls, the "waiting for" sentence, the points...) record theirs the same way,
+and a region depends on those of them its templates name (found in the templates' source by Jinja). A
+region is rendered again when any of its reads has a new value, or when it read the whole of a part (by
+iterating it). The live-page property test (tests/site/test_live_equals_reload.py) checks the result.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from functools import cache
+from typing import Any, Iterator
+
+from jinja2 import Environment, meta
+
+ALL = "*"  # a read of every key of a part
+_recording: list[set[tuple[str, str]]] = []  # the reads being recorded (a region's, a derived value's)
+
+
+class Tracked(dict):
+    """A part of a view ("g": its game part, "t": its table part) that records which keys are read."""
+
+    __slots__ = ("_part",)
+
+    def __init__(self, part: str, data: dict[str, Any]):
+        super().__init__(data)
+        self._part = part
+
+    def _read(self, key: Any) -> None:
+        for reads in _recording:
+            reads.add((self._part, key))
+
+    def __getitem__(self, key):
+        self._read(key)
+        return dict.__getitem__(self, key)
+
+    def get(self, key, default=None):
+        self._read(key)
+        return dict.get(self, key, default)
+
+    def __contains__(self, key):
+        self._read(key)
+        return dict.__contains__(self, key)
+
+    def __iter__(self):
+        self._read(ALL)
+        return dict.__iter__(self)
+
+    def keys(self):
+        self._read(ALL)
+        return dict.keys(self)
+
+    def values(self):
+        self._read(ALL)
+        return dict.values(self)
+
+    def items(self):
+        self._read(ALL)
+        return dict.items(self)
+
+    def copy(self):
+        self._read(ALL)
+        return dict(dict.items(self))
+
+
+@contextmanager
+def recording() -> Iterator[set[tuple[str, str]]]:
+    reads: set[tuple[str, str]] = set()
+    _recording.append(reads)
+    try:
+        yield reads
+    finally:
+        _recording.pop()
+
+
+def unchanged(reads: frozenset[tuple[str, str]], old: dict[str, dict[str, Any]], new: dict[str, dict[str, Any]]
+              ) -> bool:
+    """Whether every read has the same value in `new` as in `old` (parts by name: "g", "t", "ctx")."""
+    missing = object()
+    for part, key in reads:
+        if key == ALL:
+            return False
+        a, b = old.get(part), new.get(part)
+        if a is None or b is None:
+            if a is not b:
+                return False
+            continue
+        if a.get(key, missing) != b.get(key, missing):
+            return False
+    return True
+
+
+@cache
+def names_used(env: Environment, name: str) -> frozenset[str] | None:
+    """The context names a template and the templates it includes or imports use (None: it includes a
+    template chosen at render time, so it may use anything)."""
+    seen: set[str] = set()
+    used: set[str] = set()
+    todo = [name]
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        source = env.loader.get_source(env, current)[0]
+        ast = env.parse(source)
+        used |= meta.find_undeclared_variables(ast)
+        for referenced in meta.find_referenced_templates(ast):
+            if referenced is None:
+                return None
+            todo.append(referenced)
+    return frozenset(used)
+
+
+class Shown:
+    """A context value whose use is recorded when a template prints it (the table's version: only the forms
+    print it, and a region without a form does not change with it)."""
+
+    __slots__ = ("name", "value")
+
+    def __init__(self, name: str, value: Any):
+        self.name = name
+        self.value = value
+
+    def __str__(self) -> str:
+        for reads in _recording:
+            reads.add(("ctx", self.name))
+        return str(self.value)
+
+    __html__ = __str__

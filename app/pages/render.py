@@ -1,0 +1,276 @@
+"""Rendering a table page: the Jinja environment, the context of a seat's page, and the page cut into regions.
+
+A table page's body is drawn by `templates/table/body.html`, which places each part that changes on its own
+with `{{ region("some/template.html") }}`: an element with a stable id (the template's first element). The
+full page renders them in place. For the page's socket, `render` cuts the body in two: each region's HTML by
+id, and the *frame*, the body with a marker where each region goes. After every change the socket renders the
+page again and sends what differs from what the browser holds: the whole body when the frame changed, else
+only the regions whose HTML changed. No list says which part of the view a region depends on: whatever a
+template reads, a change of it shows, and the browser's page always equals a reloaded one.
+
+Templates receive a seat's view (never a state) and the presenter of its game (`presenters/`).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
+from jinja2.runtime import Context
+from markupsafe import Markup
+
+from games.core import Game
+
+from ..config import project_root
+from ..i18n import LANG_NAMES, translator
+from .controls import Controls, compact
+from .reads import ALL, Shown, Tracked, names_used, recording, unchanged
+from .presenters import join_names, presenter_for, seat_names
+
+log = logging.getLogger("tabula.pages")
+
+ENV = Environment(
+    loader=FileSystemLoader(str(project_root() / "templates")),
+    autoescape=select_autoescape(["html"]),
+    trim_blocks=True,
+    lstrip_blocks=True,
+    # Templates are compiled once; checking their files' times at every render costs a stat per template per
+    # render. TABULA_RELOAD_TEMPLATES=1 (development) picks up edits without a restart.
+    auto_reload=os.environ.get("TABULA_RELOAD_TEMPLATES") == "1",
+    cache_size=-1,
+)
+ENV.filters["compact"] = compact
+ENV.globals["LANG_NAMES"] = LANG_NAMES
+
+
+@dataclass
+class PageState:
+    """Everything a table page is rendered from: the seat's view and public facts (never a state)."""
+
+    view: dict[str, Any]
+    version: int
+    lang: str
+    game: Game
+    presence: dict[str, Any]
+    links: dict[str, str | None]
+    flash: str | None = None
+    title_en: str = ""
+    title_fr: str = ""
+
+
+# What a page's context holds besides the view and the values derived from it: a region that names one is
+# rendered again when it changes; the version, only when the region printed it (`reads.Shown`).
+INPUTS = ("presence", "connected", "links", "flash")
+
+
+def context(page: PageState, previous: "Rendered | None" = None) -> dict[str, Any]:
+    """The templates' context. The view's parts record what is read of them (`reads.Tracked`); so does the
+    computation of each value derived from the view, kept in `_derived` by name with its reads; a value whose
+    reads did not change since the `previous` render of the same reader's page is taken from it."""
+    tr = translator(page.lang)
+    table = Tracked("t", page.view["table"])
+    gview = None if page.view.get("game") is None else Tracked("g", page.view["game"])
+    view = {"table": table, "game": gview}
+    presenter = presenter_for(page.view["table"]["game"])
+    me = page.view["table"]["you"]
+    parts = page_parts(page)
+    derived: dict[str, tuple[Any, frozenset[tuple[str, str]]]] = {}
+
+    def derive(name: str, compute, *sources: str):
+        """A value computed from the view, and from the values `sources` (their reads are its reads too)."""
+        if previous is not None and name in previous.derived:
+            value, reads = previous.derived[name]
+            if unchanged(reads, previous.parts, parts):
+                derived[name] = (value, reads)
+                return value
+        with recording() as reads:
+            value = compute()
+        derived[name] = (value, frozenset(reads).union(*(derived[source][1] for source in sources)))
+        return value
+
+    names = derive("names", lambda: seat_names(view, tr))
+    controls = derive("controls", lambda: presenter.controls(view, tr, names) if gview else Controls([]), "names")
+    to_act = derive("to_act", lambda: list(gview["to_act"]) if gview else [])
+    finished = derive("finished", lambda: bool(gview) and gview["finished"])
+    waiting = derive("waiting", lambda: _waiting(page, view, names, to_act, tr), "names", "to_act")
+    points = derive("points", lambda: page.game.points(gview) if gview else None)
+    before = None
+    if previous is not None and "log" in previous.derived and previous.parts["g"] is not None:
+        before = (previous.parts["g"]["log"], previous.derived["log"][0])
+    lines = derive("log", lambda: log_words(page.game, gview["log"] if gview else [], page.lang, names, before),
+                   "names")
+    my_turn = bool(gview) and me is not None and me in to_act and not finished
+    title = tr(page.title_en, page.title_fr)
+    tab_title = (("▶ " + tr("Your turn", "À vous") + " · ") if my_turn else "") + f"{title} · Tabula"
+    connected = set(page.presence.get("connected", []))
+    reads = {name: value_reads for name, (_, value_reads) in derived.items()}
+    reads["my_turn"] = reads["tab_title"] = reads["to_act"] | reads["finished"]
+    return {
+        "view": view, "g": gview, "tbl": table, "me": me, "names": names, "lang": page.lang, "tr": tr,
+        "P": presenter, "controls": controls, "game": page.game, "presence": page.presence, "connected": connected,
+        "links": page.links, "version": Shown("version", page.version), "table_id": page.view["table"]["id"], "flash": page.flash,
+        "waiting": waiting, "my_turn": my_turn, "tab_title": tab_title, "title": title,
+        "to_act": to_act, "spectator": me is None, "points": points, "log": lines,
+        "_derived": derived, "_reads": reads, "_parts": parts,
+    }
+
+
+def page_parts(page: PageState) -> dict[str, Any]:
+    """What a page is rendered from, by part: the view's game part, its table part, the context's inputs."""
+    return {"g": page.view.get("game"), "t": page.view["table"],
+            "ctx": {"presence": page.presence, "connected": set(page.presence.get("connected", [])),
+                    "links": page.links, "flash": page.flash, "version": page.version}}
+
+
+def _waiting(page: PageState, view: dict[str, Any], names: list[str], to_act: list[int], tr) -> str:
+    """The status sentence: who the game waits for and what for."""
+    gview, table, me = view["game"], view["table"], view["table"]["you"]
+    if gview and gview["finished"]:
+        return tr("The game is over.", "La partie est terminée.")
+    if gview:
+        doing = page.game.waiting_for(gview, page.lang)
+        if me is not None and me in to_act:
+            others = [names[s] for s in to_act if s != me]
+            return (tr("Your turn: ", "À vous : ") if not others else
+                    tr(f"You and {join_names(others, tr)}: ", f"Vous et {join_names(others, tr)} : ")) + doing
+        who = join_names([names[s] for s in to_act], tr)
+        return tr(f"Waiting for {who}: ", f"À {who} : ") + doing if who else ""
+    free = sum(1 for s in table["seats"] if s["name"] is None)
+    return tr(f"Waiting for {free} more player(s)", f"Encore {free} joueur(s) attendu(s)")
+
+
+LOG_LINES = 300  # the newest lines the page shows
+
+
+def log_words(game: Game, entries: list[dict[str, Any]], lang: str, names: list[str],
+              before: tuple[list[dict[str, Any]], list[str]] | None = None) -> list[str]:
+    """The seat's visible log in words, newest first. `before`: the entries and words of an earlier render
+    for the same reader; a log only grows, so only the entries added since are put in words."""
+    start = 0
+    words: list[str] = []
+    if before is not None and len(before[0]) <= len(entries) and entries[:len(before[0])] == before[0]:
+        start, words = len(before[0]), before[1]
+    fresh = []
+    for entry in reversed(entries[max(start, len(entries) - LOG_LINES):]):
+        try:
+            fresh.append(game.render_log(entry, lang, names))
+        except Exception:  # a log line that does not render must not break the page
+            log.exception("log entry %r did not render", entry.get("key"))
+            fresh.append(entry.get("key", ""))
+    return (fresh + words)[:LOG_LINES]
+
+
+
+
+# ========================================================================================== regions
+
+_FIRST_ID = re.compile(r'\s*<[A-Za-z][^>]*?\sid="([^"]+)"')
+_MARKER = re.compile(r"<!--region:([^>]+?)-->")
+
+
+@dataclass
+class _Collector:
+    """One render of the body for the socket: each region's HTML by id in page order, and by template what it
+    read (`reads.py`), so that the next render can keep the regions whose reads did not change."""
+
+    parts: dict[str, Any]  # what this render reads from: the view's parts and the context's inputs
+    derived: dict[str, frozenset[tuple[str, str]]]  # the reads of each value the context derives from the view
+    previous: "Rendered | None"
+    html: dict[str, str] = field(default_factory=dict)
+    sources: dict[str, tuple[str, str, frozenset[tuple[str, str]]]] = field(default_factory=dict)
+    depth: int = 0
+
+    def kept(self, name: str) -> tuple[str, str, frozenset[tuple[str, str]]] | None:
+        """The previous render of this region, when none of its reads changed since."""
+        if self.previous is None:
+            return None
+        source = self.previous.sources.get(name)
+        if source is None or not unchanged(source[2], self.previous.parts, self.parts):
+            return None
+        return source
+
+    def reads_of(self, name: str, dynamic: set[tuple[str, str]]) -> frozenset[tuple[str, str]]:
+        """A region's reads: what it read of the view, and what the context values it names read."""
+        used = names_used(ENV, name)
+        if used is None:
+            return frozenset({("g", ALL)})
+        reads = set(dynamic)
+        for used_name in used:
+            if used_name in self.derived:
+                reads |= self.derived[used_name]
+            elif used_name in INPUTS:
+                reads.add(("ctx", used_name))
+        return frozenset(reads)
+
+
+@pass_context
+def region(ctx: Context, name: str) -> Markup:
+    """A region of the page: rendered in place, or (when the body is rendered for the socket) collected and
+    replaced by its marker; a region whose reads did not change since the previous render is kept as it was."""
+    template = ctx.environment.get_template(name)
+    collector: _Collector | None = ctx.get("_regions")
+    if collector is None:
+        return Markup(template.render(ctx.get_all()))
+    if collector.depth:  # a region inside a region is part of it, which cannot know what the inner one reads
+        with recording() as reads:
+            reads.add(("g", ALL))
+        return Markup(template.render(ctx.get_all()))
+    source = collector.kept(name)
+    if source is None:
+        collector.depth += 1
+        try:
+            with recording() as dynamic:
+                html = template.render(ctx.get_all())
+        finally:
+            collector.depth -= 1
+        found = _FIRST_ID.match(html)
+        if found is None:
+            raise ValueError(f"the region {name} does not start with an element that has an id")
+        source = (found.group(1), html, collector.reads_of(name, dynamic))
+    region_id, html, _ = source
+    if region_id in collector.html:
+        raise ValueError(f"two regions have the id {region_id}")
+    collector.html[region_id] = html
+    collector.sources[name] = source
+    return Markup(f"<!--region:{region_id}-->")
+
+
+ENV.globals["region"] = region
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A seat's table page as the socket sends it: the version element, the body's frame and its regions, and
+    what they were rendered from."""
+
+    version: str
+    frame: str
+    regions: dict[str, str]
+    sources: dict[str, tuple[str, str, frozenset[tuple[str, str]]]] = field(default_factory=dict)
+    parts: dict[str, Any] = field(default_factory=dict)
+    derived: dict[str, tuple[Any, frozenset[tuple[str, str]]]] = field(default_factory=dict)
+
+    def body(self) -> str:
+        return _MARKER.sub(lambda m: self.regions[m.group(1)], self.frame)
+
+    def changes_from(self, shown: "Rendered | None") -> str:
+        """The HTML that turns the page `shown` into this one (out-of-band swaps by id); "" when none."""
+        if shown is None or shown.frame != self.frame:
+            return self.version + self.body()
+        parts = [] if shown.version == self.version else [self.version]
+        parts.extend(html for region_id, html in self.regions.items() if shown.regions.get(region_id) != html)
+        return "".join(parts)
+
+
+def render(page: PageState, previous: Rendered | None = None) -> Rendered:
+    """The page of `page`, for the socket; what `previous` (the same reader's page at an earlier version)
+    rendered from reads that did not change since is kept without being rendered again."""
+    ctx = context(page, previous)
+    collector = _Collector(ctx["_parts"], ctx["_reads"], previous)
+    frame = ENV.get_template("table/body.html").render({**ctx, "_regions": collector})
+    return Rendered(ENV.get_template("table/version.html").render(ctx), frame, collector.html, collector.sources,
+                    ctx["_parts"], ctx["_derived"])

@@ -1,0 +1,93 @@
+"""The table page's websocket (`/ws/tables/{id}/html`, the htmx websocket extension).
+
+The hub gives each connection its seat's view at every version (the same view object it diffs for the JSON
+socket: no patch is parsed or applied here). The connection renders its page from it (`render.render`) and
+sends what differs from what it sent before, as elements that htmx swaps in by id. The renders of one change
+are shared by every connection that would render the same page (the spectators of a table; the tabs of one
+seat in one language): `shared` is the hub's scratch space for one change.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Callable
+
+from games.core import Game
+
+from ..i18n import service_message, translator
+from ..realtime.hub import Connection
+from .render import ENV, PageState, Rendered, render
+
+log = logging.getLogger("tabula.pages")
+
+PING_HTML = '<span id="tb-ping" hidden></span>'
+
+
+class PageConnection(Connection):
+    """A browser tab on the page's socket: its seat's page, sent as the changes to what the tab shows."""
+
+    def __init__(self, ws, table_id: str, seat: int | None, token_hash: str | None, *, lang: str, game: Game,
+                 links: dict[str, str | None], presence: dict[str, Any], title: tuple[str, str]):
+        super().__init__(ws, table_id, seat, token_hash)
+        self.lang = lang
+        self.game = game
+        self.links = links
+        self.presence = presence
+        self.title = title
+        self.view: dict[str, Any] | None = None
+        self.version: int | None = None
+        self.shown: Rendered | None = None  # the page the tab holds
+
+    def _key(self) -> tuple[Any, ...]:
+        """Everything the page depends on besides the view of this seat at this version."""
+        return (self.seat, self.version, self.lang, self.title, tuple(self.presence.get("connected", ())),
+                self.presence.get("spectators", 0), tuple(sorted(self.links.items(), key=lambda kv: kv[0])))
+
+    def _render(self, shared: dict[Any, Any] | None) -> Rendered:
+        key = self._key()
+        rendered = None if shared is None else shared.get(key)
+        if rendered is None:
+            rendered = render(PageState(self.view, self.version, self.lang, self.game, self.presence, self.links,
+                                        title_en=self.title[0], title_fr=self.title[1]), self.shown)
+            if shared is not None:
+                shared[key] = rendered
+        return rendered
+
+    async def _show(self, shared: dict[Any, Any] | None) -> None:
+        try:
+            rendered = self._render(shared)
+        except Exception:  # the tab keeps what it has; the next change or a reload brings it back
+            log.exception("HTML rendering failed at table %s", self.table_id)
+            return
+        html = rendered.changes_from(self.shown)
+        self.shown = rendered
+        if html:
+            await self.send(html)
+
+    async def full(self, version: int, view: dict[str, Any], shared: dict[Any, Any] | None = None) -> None:
+        self.view, self.version, self.shown = view, version, None
+        await self._show(shared)
+
+    async def synced(self, version: int, view: dict[str, Any]) -> None:
+        # The tab shows this version already: remember its page, to send only changes from it later.
+        self.view, self.version = view, version
+        self.shown = self._render(None)
+
+    async def changed(self, version: int, view: dict[str, Any], patch: Callable[[], str],
+                      shared: dict[Any, Any]) -> None:
+        self.view, self.version = view, version
+        await self._show(shared)
+
+    async def show_presence(self, presence: dict[str, Any], message: str, shared: dict[Any, Any]) -> None:
+        if presence == self.presence:
+            return
+        self.presence = presence
+        if self.view is not None:
+            await self._show(shared)
+
+    async def ping(self, message: str) -> None:
+        await self.send(PING_HTML)
+
+    async def refuse(self, status: int, error: str) -> None:
+        text = service_message(error, self.lang)
+        await self.send(ENV.get_template("table/flash.html").render({"flash": text, "tr": translator(self.lang)}))

@@ -1,0 +1,365 @@
+"""The table page as a browser holds it, in process: the first page, then every out-of-band swap of the HTML
+websocket applied by id; and the same page fetched afresh, to compare the two.
+
+`InProcessSite` runs the app in this event loop (lifespan, HTTP over httpx's ASGI transport, websockets
+through a small ASGI driver), so that after an action's request returns, every message of that action has
+been delivered: the service publishes before it answers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from contextlib import AsyncExitStack
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+from sqlalchemy import text
+
+from app.config import Settings
+from app.main import create_app
+from app.routes.api import seat_cookie
+from games.core import rng
+from games.core.conformance import random_step
+
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+
+# ------------------------------------------------------------------------------------------- DOM
+
+@dataclass
+class Node:
+    tag: str
+    attrs: dict[str, str] = field(default_factory=dict)
+    children: list[Any] = field(default_factory=list)  # Node or str
+
+    def normal(self) -> str:
+        """The node as canonical text: attributes sorted, whitespace runs as one space, empty text dropped."""
+        attrs = "".join(f' {k}="{" ".join(v.split())}"' for k, v in sorted(self.attrs.items()))
+        inner = []
+        for child in self.children:
+            if isinstance(child, Node):
+                inner.append(child.normal())
+            else:
+                words = " ".join(child.split())
+                if words:
+                    inner.append(words)
+        return f"<{self.tag}{attrs}>" + "".join(inner) + f"</{self.tag}>"
+
+
+class _Builder(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root = Node("#root")
+        self.stack = [self.root]
+
+    def handle_starttag(self, tag, attrs):
+        node = Node(tag, {k: v or "" for k, v in attrs})
+        self.stack[-1].children.append(node)
+        if tag not in VOID:
+            self.stack.append(node)
+
+    def handle_startendtag(self, tag, attrs):
+        self.stack[-1].children.append(Node(tag, {k: v or "" for k, v in attrs}))
+
+    def handle_endtag(self, tag):
+        if tag in VOID:
+            return
+        for depth in range(len(self.stack) - 1, 0, -1):
+            if self.stack[depth].tag == tag:
+                del self.stack[depth:]
+                return
+
+    def handle_data(self, data):
+        self.stack[-1].children.append(data)
+
+
+def parse(html: str) -> Node:
+    builder = _Builder()
+    builder.feed(html)
+    builder.close()
+    return builder.root
+
+
+class _Extent(HTMLParser):
+    """Where the element starting at the beginning of the fed text ends (its end offset), and the top-level
+    elements of a message."""
+
+    class Done(Exception):
+        pass
+
+    def __init__(self, text: str, stop_at_first: bool) -> None:
+        super().__init__(convert_charrefs=True)
+        self.text = text
+        self.stop_at_first = stop_at_first
+        self.depth = 0
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        self._line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def _offset(self) -> int:
+        line, col = self.getpos()
+        return self._line_starts[line - 1] + col
+
+    def _closed(self, end: int) -> None:
+        self.ends.append(end)
+        if self.stop_at_first:
+            raise self.Done
+
+    def handle_starttag(self, tag, attrs):
+        if self.depth == 0:
+            self.starts.append(self._offset())
+        if tag in VOID:
+            if self.depth == 0:
+                self._closed(self._offset() + len(self.get_starttag_text()))
+            return
+        self.depth += 1
+
+    def handle_startendtag(self, tag, attrs):
+        if self.depth == 0:
+            self.starts.append(self._offset())
+            self._closed(self._offset() + len(self.get_starttag_text()))
+
+    def handle_endtag(self, tag):
+        if tag in VOID:
+            return
+        self.depth -= 1
+        if self.depth == 0:
+            self._closed(self.text.index(">", self._offset()) + 1)
+
+    def run(self) -> "_Extent":
+        try:
+            self.feed(self.text)
+            self.close()
+        except self.Done:
+            pass
+        return self
+
+
+def elements(message: str) -> list[tuple[str, str]]:
+    """The top-level elements of a message: (id, its HTML)."""
+    found = _Extent(message, stop_at_first=False).run()
+    assert not message[:found.starts[0] if found.starts else len(message)].strip(), "text outside any element"
+    out = []
+    for start, end in zip(found.starts, found.ends):
+        html = message[start:end]
+        id_ = re.match(r'<[A-Za-z][^>]*?\sid="([^"]+)"', html)
+        assert id_, f"a swapped element has no id: {html[:120]}"
+        out.append((id_.group(1), html))
+    return out
+
+
+def extent(page: str, id_: str) -> tuple[int, int]:
+    """(start, end) of the element with this id in a page's HTML."""
+    at = page.find(f' id="{id_}"')
+    assert at >= 0, f"the page has no #{id_}"
+    start = page.rindex("<", 0, at)
+    return start, start + _Extent(page[start:], stop_at_first=True).run().ends[0]
+
+
+def swap(page: str, message: str) -> str:
+    """A page's HTML after one websocket message, applied as htmx does (each top-level element replaces the
+    one with its id)."""
+    for id_, html in elements(message):
+        start, end = extent(page, id_)
+        page = page[:start] + html + page[end:]
+    return page
+
+
+LIVE_IDS = ("tb-version", "tb-body")  # what the socket keeps fresh (the rest of #tb is the page's own)
+
+
+def live_part(page: str) -> str:
+    return "\n".join(page[slice(*extent(page, i))] for i in LIVE_IDS)
+
+
+# ------------------------------------------------------------------------------------- the site
+
+class AsgiSocket:
+    """A websocket to the app in this event loop (what a browser's would carry, nothing more)."""
+
+    def __init__(self, app, path: str, query: str, cookies: dict[str, str]):
+        cookie = "; ".join(f"{k}={v}" for k, v in cookies.items())
+        self.scope = {"type": "websocket", "asgi": {"version": "3.0"}, "http_version": "1.1", "scheme": "ws",
+                      "path": path, "raw_path": path.encode(), "query_string": query.encode(), "root_path": "",
+                      "headers": [(b"host", b"testserver"), (b"cookie", cookie.encode())],
+                      "server": ("testserver", 80), "client": ("127.0.0.1", 50000), "subprotocols": []}
+        self.app = app
+        self.incoming: asyncio.Queue = asyncio.Queue()
+        self.received: list[str] = []
+        self.accepted = asyncio.Event()
+        self.closed: int | None = None
+        self.task: asyncio.Task | None = None
+
+    async def open(self) -> "AsgiSocket":
+        await self.incoming.put({"type": "websocket.connect"})
+        self.task = asyncio.get_running_loop().create_task(self.app(self.scope, self.incoming.get, self._send))
+        await asyncio.wait_for(self.accepted.wait(), 10)
+        return self
+
+    async def _send(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        if kind == "websocket.accept":
+            self.accepted.set()
+        elif kind == "websocket.send":
+            self.received.append(message.get("text") or message["bytes"].decode())
+        elif kind == "websocket.close":
+            self.closed = message.get("code", 1000)
+            self.accepted.set()
+
+    def take(self) -> list[str]:
+        out, self.received = self.received, []
+        return out
+
+    async def close(self) -> None:
+        await self.incoming.put({"type": "websocket.disconnect", "code": 1000})
+        if self.task is not None:
+            await asyncio.wait_for(self.task, 10)
+
+
+@dataclass
+class Viewer:
+    """One browser tab at the table: a seat (its token) or the spectator (the spectator key)."""
+
+    seat: int | None
+    credential: str
+    page: str = ""  # its HTML as the browser holds it
+    socket: AsgiSocket | None = None
+
+    @property
+    def name(self) -> str:
+        return "spectator" if self.seat is None else f"seat {self.seat}"
+
+
+class InProcessSite:
+    def __init__(self, workdir: Path):
+        self.settings = Settings(database_url=f"sqlite:///{workdir / 'pages.db'}", heartbeat=3600.0,
+                                 benchmark=True, bot_workers=0)
+        self.app = create_app(self.settings)
+        self.stack = AsyncExitStack()
+        self.http: httpx.AsyncClient | None = None
+
+    async def __aenter__(self) -> "InProcessSite":
+        await self.stack.enter_async_context(self.app.router.lifespan_context(self.app))
+        self.http = await self.stack.enter_async_context(httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=self.app), base_url="http://testserver", timeout=30))
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.stack.aclose()
+
+    @property
+    def service(self):
+        return self.app.state.service
+
+    async def table(self, slug: str, players: int, options: dict[str, Any] | None = None,
+                    seed: int | None = None) -> tuple[str, list[Viewer]]:
+        """A full table (the seed chosen when given), its seats' viewers and the spectator's."""
+        r = await self.http.post("/api/tables", json={"game": slug, "players": players, "options": options or {}})
+        assert r.status_code == 201, r.text
+        body = r.json()
+        table_id = body["id"]
+        viewers = []
+        for n in range(players):
+            if n == players - 1 and seed is not None:  # the game is set up from the seed at the last join
+                async with self.service.engine.begin() as conn:
+                    await conn.execute(text("UPDATE tables SET seed = :s WHERE id = :id"), {"s": seed, "id": table_id})
+            r = await self.http.post(f"/api/tables/{table_id}/join", json={"invite": body["invite_key"],
+                                                                           "name": f"P{n}"})
+            assert r.status_code == 201, r.text
+            viewers.append(Viewer(n, r.json()["token"]))
+        viewers.append(Viewer(None, body["spectator_key"]))
+        return table_id, viewers
+
+    async def get_page(self, table_id: str, viewer: Viewer, lang: str = "en") -> str:
+        if viewer.seat is None:
+            r = await self.http.get(f"/t/{table_id}/watch?key={quote(viewer.credential)}&lang={lang}")
+        else:
+            r = await self.http.get(f"/t/{table_id}?lang={lang}",
+                                    headers={"Cookie": f"{seat_cookie(table_id)}={viewer.credential}"})
+        assert r.status_code == 200, r.text[:300]
+        return r.text
+
+    async def connect(self, table_id: str, viewer: Viewer, lang: str = "en") -> None:
+        """The first page, then the page's socket, as a browser opens them."""
+        html = await self.get_page(table_id, viewer, lang)
+        viewer.page = html
+        url = re.search(r'ws-connect="([^"]+)"', html).group(1).replace("&amp;", "&")
+        path, _, query = url.partition("?")
+        cookies = {} if viewer.seat is None else {seat_cookie(table_id): viewer.credential}
+        viewer.socket = await AsgiSocket(self.app, path, f"{query}&lang={lang}", cookies).open()
+
+    async def act(self, table_id: str, viewer: Viewer, version: int, action: dict[str, Any]) -> None:
+        """An action posted by the page's form (htmx): the answer is the flash region."""
+        import json
+
+        r = await self.http.post(f"/t/{table_id}/act", data={"version": str(version), "action": json.dumps(action)},
+                                 headers={"HX-Request": "true", "Cookie": f"{seat_cookie(table_id)}={viewer.credential}"})
+        assert r.status_code == 200, r.text[:300]
+        assert "flash show" not in r.text, f"the action was refused: {r.text[:300]}"
+
+
+async def settle() -> None:
+    """Lets the tasks the last request started (presence writes, resyncs) finish."""
+    for _ in range(3):
+        await asyncio.sleep(0.15)
+
+
+def apply_received(viewer: Viewer) -> None:
+    for message in viewer.socket.take():
+        viewer.page = swap(viewer.page, message)
+
+
+async def assert_live_equals_reload(site: InProcessSite, table_id: str, viewers: list[Viewer], when: str,
+                                    lang: str = "en") -> None:
+    for viewer in viewers:
+        apply_received(viewer)
+        live, reloaded = live_part(viewer.page), live_part(await site.get_page(table_id, viewer, lang))
+        if live != reloaded:  # the same text is the same DOM; else compare the normalised DOMs
+            live, reloaded = parse(live).normal(), parse(reloaded).normal()
+        if live != reloaded:
+            raise AssertionError(f"{when}: the live page of {viewer.name} differs from a reload:\n"
+                                 + first_difference(live, reloaded))
+
+
+def first_difference(a: str, b: str) -> str:
+    at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    return f"live:   ...{a[max(0, at - 300):at + 200]}\nreload: ...{b[max(0, at - 300):at + 200]}"
+
+
+async def play_checked(site: InProcessSite, slug: str, players: int, options: dict[str, Any], seed: int | None,
+                       policy_seed: int, lang: str = "en") -> int:
+    """Plays a game to its end through the page's forms, every seat and a spectator on the page's socket;
+    after every action each live page must equal a fresh one. Returns the number of actions."""
+    table_id, viewers = await site.table(slug, players, options, seed)
+    for viewer in viewers:
+        await site.connect(table_id, viewer, lang)
+    await settle()  # the presence of the new sockets is written and shown
+    await assert_live_equals_reload(site, table_id, viewers, "after connecting", lang)
+    game = site.service.game(slug)
+    holder = {"rng": rng.seed_state(policy_seed)}
+    actions = 0
+    while True:
+        snap = await site.service.current(table_id)
+        if game.finished(snap.state):
+            break
+        seat, action = random_step(game, snap.state, holder)
+        await site.act(table_id, viewers[seat], snap.version, action)
+        actions += 1
+        await asyncio.sleep(0)
+        await assert_live_equals_reload(site, table_id, viewers, f"{slug} action {actions} ({action})", lang)
+    assert_points_are_the_final_scores(viewers, game.outcome(snap.state)["scores"], slug)
+    for viewer in viewers:
+        await viewer.socket.close()
+    return actions
+
+
+def assert_points_are_the_final_scores(viewers: list[Viewer], scores: list[int], slug: str) -> None:
+    """After the last action, the points every page shows for each seat are that seat's final total."""
+    for viewer in viewers:
+        shown = [int(v) for v in re.findall(r'class="seat-points" data-points="(-?\d+)"', live_part(viewer.page))]
+        assert shown == scores, f"{slug}: {viewer.name} shows the points {shown}, the final scores are {scores}"
