@@ -1,12 +1,17 @@
-"""The `tabula` command (also `python -m app`): serve, migrate, replay-check, simulate."""
+"""The `tabula` command (also `python -m app`): serve, migrate, replay-check, cleanup, simulate."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import sys
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, AsyncIterator
 
 from .config import Settings
+
+if TYPE_CHECKING:
+    from .services.tables import TablesService
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -28,6 +33,10 @@ def main(argv: list[str] | None = None) -> int:
 
     replay = commands.add_parser("replay-check", help="replay every table's log and compare with its snapshot")
     replay.add_argument("table", nargs="*", help="only these table ids")
+
+    cleanup = commands.add_parser("cleanup", help="delete tables that never filled and end games nobody plays "
+                                                  "(TABULA_LOBBY_EXPIRY_HOURS, TABULA_ABANDON_DAYS)")
+    cleanup.add_argument("--dry-run", action="store_true", help="only list what would be cleaned")
 
     commands.add_parser("simulate", add_help=False,
                         help="bots play each other: win rates per seat, game length, games per second "
@@ -53,20 +62,30 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "replay-check":
         return asyncio.run(replay_check(settings, args.table))
+    if args.command == "cleanup":
+        return asyncio.run(cleanup_now(settings, dry_run=args.dry_run))
     return 2
 
 
-async def replay_check(settings: Settings, only: list[str] | None = None, out=None) -> int:
-    """Replays every table (or `only` these) from its seed and log; returns 1 if any snapshot differs."""
+@asynccontextmanager
+async def tables_service(settings: Settings) -> AsyncIterator["TablesService"]:
+    """A tables service on the configured database, for one command."""
     import games
 
     from .db import make_async_engine
     from .services.tables import TablesService
 
-    out = out or sys.stdout
     engine = make_async_engine(settings)
     try:
-        service = TablesService(engine, games.ALL_GAMES, is_postgres=settings.is_postgres)
+        yield TablesService(engine, games.ALL_GAMES, is_postgres=settings.is_postgres)
+    finally:
+        await engine.dispose()
+
+
+async def replay_check(settings: Settings, only: list[str] | None = None, out=None) -> int:
+    """Replays every table (or `only` these) from its seed and log; returns 1 if any snapshot differs."""
+    out = out or sys.stdout
+    async with tables_service(settings) as service:
         ids = only or await service.table_ids()
         bad = 0
         for table_id in ids:
@@ -79,5 +98,24 @@ async def replay_check(settings: Settings, only: list[str] | None = None, out=No
                 print(f"MISMATCH {table_id}: {problem}", file=out)
         print(f"checked {len(ids)} table(s): {len(ids) - bad} ok, {bad} differ", file=out)
         return 1 if bad else 0
-    finally:
-        await engine.dispose()
+
+
+async def cleanup_now(settings: Settings, dry_run: bool = False, out=None) -> int:
+    """One clean-up of stale tables (app/services/cleanup.py), or with `dry_run` the list of what it would do."""
+    from .services.cleanup import Cleanup
+
+    out = out or sys.stdout
+    async with tables_service(settings) as service:
+        cleanup = Cleanup.from_settings(service, settings)
+        if dry_run:
+            stale = await cleanup.preview()
+            for what, tables in stale.items():
+                for table in tables:
+                    print(f"would {what} {table['id']} ({table['game']}, {table['status']},"
+                          f" last change {table['updated_at']})", file=out)
+            print(f"{len(stale['expire'])} waiting table(s) to delete, {len(stale['abandon'])} game(s) to abandon",
+                  file=out)
+        else:
+            done = await cleanup.run()
+            print(f"{done['expired']} waiting table(s) deleted, {done['abandoned']} game(s) abandoned", file=out)
+    return 0

@@ -16,6 +16,19 @@
 | `TABULA_TIMER_INTERVAL` | seconds between two looks for expired turn deadlines | 1 |
 | `TABULA_BOT_SWEEP` | seconds between two looks for bot turns left by a process that stopped | 5 |
 | `TABULA_ADMIN_TOKEN` | the club's admin token for the `/admin` page (the page is off without it) | unset |
+| `TABULA_LOBBY_EXPIRY_HOURS` | a table still waiting for players after this many hours is deleted | 24 |
+| `TABULA_ABANDON_DAYS` | a game where nobody acted for this many days ends as abandoned | 30 |
+| `TABULA_CLEANUP_INTERVAL` | seconds between two clean-ups of stale tables (`tabula cleanup` does one now) | 3600 |
+| `TABULA_MAX_BODY` | bytes a request body may have (413 past it, before anything is parsed) | 65536 |
+| `TABULA_RATE_LIMITS` | `0` turns the per-client limits below off (test servers, load tests) | on |
+| `TABULA_LIMIT_TABLES` | tables one client may create, as `N/second`, `N/minute`, `N/hour`, `N/day` | `20/hour` |
+| `TABULA_LIMIT_ACTIONS` | actions one seat may submit | `10/second` |
+| `TABULA_LIMIT_LOGINS` | admin login attempts from one client | `5/minute` |
+| `TABULA_MAX_SOCKETS` | websocket connections one client may hold open at once | 32 |
+
+A client is its address as the server sees it: `tabula serve` takes `X-Forwarded-For` from a reverse proxy on
+the same machine (127.0.0.1); a proxy elsewhere makes every player share its limits. Each server process
+counts its own clients.
 """
 
 from __future__ import annotations
@@ -62,6 +75,15 @@ class Settings:
     timer_interval: float = 1.0
     bot_sweep: float = 5.0
     admin_token: str | None = field(default=None, repr=False)
+    lobby_expiry_hours: float = 24.0
+    abandon_days: float = 30.0
+    cleanup_interval: float = 3600.0
+    max_body: int = 65_536
+    rate_limits: bool = True
+    limit_tables: str = "20/hour"
+    limit_actions: str = "10/second"
+    limit_logins: str = "5/minute"
+    max_sockets: int = 32
 
     @classmethod
     def from_env(cls) -> "Settings":
@@ -80,6 +102,15 @@ class Settings:
             timer_interval=float(os.environ.get("TABULA_TIMER_INTERVAL") or 1.0),
             bot_sweep=float(os.environ.get("TABULA_BOT_SWEEP") or 5.0),
             admin_token=(os.environ.get("TABULA_ADMIN_TOKEN") or "").strip() or None,
+            lobby_expiry_hours=float(os.environ.get("TABULA_LOBBY_EXPIRY_HOURS") or 24.0),
+            abandon_days=float(os.environ.get("TABULA_ABANDON_DAYS") or 30.0),
+            cleanup_interval=float(os.environ.get("TABULA_CLEANUP_INTERVAL") or 3600.0),
+            max_body=int(os.environ.get("TABULA_MAX_BODY") or 65_536),
+            rate_limits=_flag("TABULA_RATE_LIMITS", True),
+            limit_tables=os.environ.get("TABULA_LIMIT_TABLES") or "20/hour",
+            limit_actions=os.environ.get("TABULA_LIMIT_ACTIONS") or "10/second",
+            limit_logins=os.environ.get("TABULA_LIMIT_LOGINS") or "5/minute",
+            max_sockets=int(os.environ.get("TABULA_MAX_SOCKETS") or 32),
         )
 
     @property

@@ -10,7 +10,7 @@ from typing import AsyncIterator
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -22,8 +22,11 @@ from .db import make_async_engine, migrate_async
 from .realtime.hub import Hub
 from .services.errors import ServiceError
 from .services.bots import BotRunner, check_level, expire
+from .services.cleanup import Cleanup
 from .services.tables import TablesService
 from .services.timers import TurnTimer
+from .web.limits import RateLimited, RateLimits
+from .web.security import Edge, clip_echo, docs_page, rate_limited_response
 
 log = logging.getLogger("tabula")
 
@@ -60,7 +63,7 @@ class RedactSecrets(logging.Filter):
 
 
 def install_log_redaction() -> None:
-    for name in ("uvicorn.access", "uvicorn.error", "uvicorn"):
+    for name in ("uvicorn.access", "uvicorn.error", "uvicorn", "tabula"):
         logger = logging.getLogger(name)
         if not any(isinstance(f, RedactSecrets) for f in logger.filters):
             logger.addFilter(RedactSecrets())
@@ -103,34 +106,40 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.timer = timer
         await runner.start()
         await timer.start()
+        app.state.cleanup = cleanup = Cleanup.from_settings(service, settings)
+        await cleanup.start()
         try:
             yield
         finally:
+            await cleanup.stop()
             await timer.stop()
             await runner.stop()
             await hub.stop()
             await engine.dispose()
 
-    app = FastAPI(title="Tabula", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
+    app = FastAPI(title="Tabula", version="0.1.0", description=DESCRIPTION, lifespan=lifespan,
+                  docs_url=None, redoc_url=None)
     app.state.settings = settings
     app.state.games = served_games(settings)
+    app.state.limits = RateLimits(settings)
+    # The edge (app/web/security.py) also turns any unexpected exception into a logged 500 page.
+    app.add_middleware(Edge, settings=settings, limits=app.state.limits)
 
     @app.exception_handler(ServiceError)
     async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:
-        return JSONResponse(exc.body(), status_code=exc.status)
+        return JSONResponse({**exc.body(), "error": clip_echo(exc.message)}, status_code=exc.status)
+
+    @app.exception_handler(RateLimited)
+    async def rate_limited(request: Request, exc: RateLimited) -> Response:
+        return rate_limited_response(request, exc)
 
     @app.exception_handler(RequestValidationError)
     async def malformed(_request: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0] if exc.errors() else {}
-        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+        where = clip_echo(".".join(str(p) for p in first.get("loc", ()) if p != "body"))
         message = first.get("msg", "invalid input")
         return JSONResponse({"error": f"Malformed request: {where + ': ' if where else ''}{message}."},
                             status_code=400)
-
-    @app.exception_handler(Exception)
-    async def unexpected(_request: Request, exc: Exception) -> JSONResponse:
-        log.error("unhandled error", exc_info=exc)
-        return JSONResponse({"error": "Internal error."}, status_code=500)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -140,7 +149,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     from .routes import api, pages, ws
 
     app.include_router(api.router)
+    api.complete_openapi(app)
     app.include_router(ws.router)
     app.include_router(pages.router)
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> Response:
+        return docs_page(f"{app.title} API", app.openapi_url or "/openapi.json")
+
     app.mount("/static", StaticFiles(directory=project_root() / "static"), name="static")
     return app

@@ -1,6 +1,7 @@
 """The database schema: tables (one row per game table), their seats, the append-only action log, the
 seat changes (bots taking over, players taking back), and live presence. Every change here needs an
-Alembic migration (tests/app/test_migrations.py checks it).
+Alembic migration (tests/app/test_skeleton.py checks that they agree). Only the tables service
+(app/services/tables.py) reads and writes these rows, through SQLAlchemy Core on the tables declared here.
 
 A table's `state` is the engine's canonical encoding (`Game.encode`) of the state after `version`;
 replaying the `actions` rows in version order from `setup(players, seed, options)` must give it back
@@ -38,7 +39,12 @@ NAMING = {
 LOBBY = "lobby"
 PLAYING = "playing"
 FINISHED = "finished"
-STATUSES = (LOBBY, PLAYING, FINISHED)
+ABANDONED = "abandoned"  # a game nobody played for a long time, ended by the clean-up (app/services/cleanup.py)
+STATUSES = (LOBBY, PLAYING, FINISHED, ABANDONED)
+ENDED = (FINISHED, ABANDONED)  # no move can change these tables any more
+
+TAKEOVER = "takeover"  # the kinds of a seat change: a bot takes a person's seat over, or its player takes it back
+RECLAIM = "reclaim"
 
 SPECTATOR_SEAT = -1  # presence rows for spectators
 
@@ -121,7 +127,7 @@ class SeatChange(Base):
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
     version: Mapped[int] = mapped_column(Integer, primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)  # several seats may change in one version
-    kind: Mapped[str] = mapped_column(String(16))  # "takeover" or "reclaim"
+    kind: Mapped[str] = mapped_column(String(16))  # TAKEOVER or RECLAIM
     reason: Mapped[str] = mapped_column(String(16))  # "timeout", "left" or "returned"
     level: Mapped[str | None] = mapped_column(String(16), nullable=True)  # the bot's level on a takeover
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

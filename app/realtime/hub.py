@@ -27,15 +27,13 @@ import os
 import secrets
 from collections import Counter
 from dataclasses import dataclass
-from datetime import timedelta
 from time import perf_counter
 from typing import Any, Callable
 
-from sqlalchemy import bindparam, text
 from starlette.websockets import WebSocket
 
-from ..models import LOBBY, SPECTATOR_SEAT
-from ..services.tables import Snapshot, TablesService, compact, now
+from ..models import LOBBY
+from ..services.tables import Snapshot, TablesService, compact
 from .diff import PatchMemo, patch_message, view_patch
 from .pubsub import LocalPublisher, PostgresPublisher
 
@@ -49,20 +47,6 @@ PRESENCE_DELAY = 0.1  # seconds during which connections coming and going gather
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_TIMEOUT = 4408
-
-
-_EXISTING_SQL = text("SELECT id FROM tables WHERE id IN :ids").bindparams(bindparam("ids", expanding=True))
-# Postgres: the tables rows are locked first, in the order of their ids, as the batched move writes lock
-# theirs (services/tables.py), so that the two wait for each other and never deadlock.
-_LOCK_TABLES_SQL = text("SELECT id FROM tables WHERE id IN :ids ORDER BY id FOR UPDATE").bindparams(
-    bindparam("ids", expanding=True))
-_DELETE_PRESENCE_SQL = text("DELETE FROM presence WHERE instance = :i AND table_id IN :ids").bindparams(
-    bindparam("ids", expanding=True))
-_LIVE_PRESENCE_SQL = text(
-    "SELECT table_id, seat, SUM(connections) AS n FROM presence WHERE table_id IN :ids AND seen_at > :cutoff"
-    " GROUP BY table_id, seat").bindparams(bindparam("ids", expanding=True))
-_DISCONNECT_SQL = text("UPDATE seats SET connected = false WHERE table_id IN :ids AND connected").bindparams(
-    bindparam("ids", expanding=True))
 
 
 class _GcPauses:
@@ -472,52 +456,13 @@ class Hub:
                 self.publisher.publish(f"p {table_id} {self.instance}")
 
     async def _write_presence(self, tables: list[str]) -> dict[str, dict[str, Any]]:
-        """Replaces this process's presence rows of these tables by its current counts, then sets each
-        table's connected seats and spectator count from the rows of every live process."""
-        at = now()
-        cutoff = at - timedelta(seconds=PRESENCE_TTL)
-        ids = {"ids": tables}
-        async with self.service._writer() as conn:
-            existing = set((await conn.execute(
-                _LOCK_TABLES_SQL if self.service.is_postgres else _EXISTING_SQL, ids)).scalars())
-            tables = [t for t in tables if t in existing]
-            if not tables:
-                return {}
-            ids = {"ids": tables}
-            await conn.execute(_DELETE_PRESENCE_SQL, {**ids, "i": self.instance})
-            rows = [{"i": self.instance, "t": table_id, "s": SPECTATOR_SEAT if seat is None else seat, "c": n,
-                     "at": at}
-                    for table_id in tables for seat, n in self.local_counts.get(table_id, Counter()).items() if n > 0]
-            if rows:
-                await conn.execute(text(
-                    "INSERT INTO presence (instance, table_id, seat, connections, seen_at)"
-                    " VALUES (:i, :t, :s, :c, :at)"), rows)
-            live = (await conn.execute(_LIVE_PRESENCE_SQL, {**ids, "cutoff": cutoff})).all()
-            shown: dict[str, dict[str, Any]] = {t: {"connected": [], "spectators": 0} for t in tables}
-            for r in live:
-                if r.seat == SPECTATOR_SEAT:
-                    shown[r.table_id]["spectators"] += int(r.n)
-                elif r.n > 0:
-                    shown[r.table_id]["connected"].append(r.seat)
-            for presence in shown.values():
-                presence["connected"].sort()
-            await conn.execute(text("UPDATE tables SET spectators = :n WHERE id = :t AND spectators <> :n"),
-                               [{"t": t, "n": p["spectators"]} for t, p in shown.items()])
-            await conn.execute(_DISCONNECT_SQL, ids)
-            connected = [{"t": t, "n": n} for t, p in shown.items() for n in p["connected"]]
-            if connected:
-                await conn.execute(text("UPDATE seats SET connected = true WHERE table_id = :t AND number = :n"),
-                                   connected)
-        return shown
+        """Replaces this process's presence rows of these tables by its current counts (the service writes
+        them and sets each table's connected seats and spectator count from every live process's rows)."""
+        return await self.service.write_presence(
+            self.instance, {t: self.local_counts.get(t, Counter()) for t in tables}, PRESENCE_TTL)
 
     async def _read_presence(self, table_id: str) -> dict[str, Any]:
-        async with self.service.autocommit.connect() as conn:
-            seats = (await conn.execute(text(
-                "SELECT number FROM seats WHERE table_id = :t AND connected ORDER BY number"),
-                {"t": table_id})).scalars().all()
-            spectators = (await conn.execute(text("SELECT spectators FROM tables WHERE id = :t"),
-                                             {"t": table_id})).scalar() or 0
-        return {"connected": list(seats), "spectators": spectators}
+        return await self.service.read_presence(table_id)
 
     async def _presence_loop(self) -> None:
         """Keeps this process's presence rows alive, expires those of processes that died, and re-reads
@@ -526,16 +471,7 @@ class Hub:
         while True:
             await asyncio.sleep(interval)
             try:
-                at = now()
-                async with self.service._writer() as conn:
-                    await conn.execute(text("UPDATE presence SET seen_at = :at WHERE instance = :i"),
-                                       {"at": at, "i": self.instance})
-                    stale = (await conn.execute(text(
-                        "SELECT DISTINCT table_id FROM presence WHERE seen_at <= :cutoff"),
-                        {"cutoff": at - timedelta(seconds=PRESENCE_TTL)})).scalars().all()
-                    if stale:
-                        await conn.execute(text("DELETE FROM presence WHERE seen_at <= :cutoff"),
-                                           {"cutoff": at - timedelta(seconds=PRESENCE_TTL)})
+                stale = await self.service.refresh_presence(self.instance, PRESENCE_TTL)
                 for table_id in stale:
                     self._presence_changed(table_id)
                 for channel in list(self.channels.values()):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Query, Request
@@ -10,10 +11,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..services import bots
 from ..services.errors import BadRequest
-from ..services.tables import TablesService
-from ..services.timers import turn_seconds
+from ..services.tables import ACTION_MAX_BYTES, NAME_MAX, TablesService, hash_token
+from ..services.timers import MAX_TURN_SECONDS, turn_seconds
+from ..web.limits import rate_limits
 
-router = APIRouter(prefix="/api", tags=["tables"])
+# operationId = the function's name (the links of the schema name them).
+router = APIRouter(prefix="/api", tags=["tables"], generate_unique_id_function=lambda route: route.name)
 
 
 def get_service(request: Request) -> TablesService:
@@ -23,19 +26,24 @@ def get_service(request: Request) -> TablesService:
 ServiceDep = Annotated[TablesService, Depends(get_service)]
 
 
+# Seat tokens, invite and spectator keys are `secrets.token_urlsafe` text: anything else is no credential.
+CREDENTIAL_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
+_CREDENTIAL = re.compile(CREDENTIAL_PATTERN)
+
+
 def credential_from(request: Request, authorization: str | None, spectate: str | None) -> str | None:
     """The caller's credential: `Authorization: Bearer <seat token or spectator key>`, the `spectate`
-    query parameter, or the seat cookie the pages set."""
+    query parameter, or the seat cookie the pages set. A malformed one is none (the caller is refused)."""
+    credential = None
     if authorization:
         scheme, _, value = authorization.partition(" ")
         if scheme.lower() == "bearer" and value.strip():
-            return value.strip()
-    if spectate:
-        return spectate
+            credential = value.strip()
+    credential = credential or spectate
     table_id = request.path_params.get("table_id")
-    if table_id:
-        return request.cookies.get(seat_cookie(table_id))
-    return None
+    if not credential and table_id:
+        credential = request.cookies.get(seat_cookie(table_id))
+    return credential if credential and _CREDENTIAL.match(credential) else None
 
 
 def seat_cookie(table_id: str) -> str:
@@ -43,7 +51,8 @@ def seat_cookie(table_id: str) -> str:
 
 
 AuthHeader = Annotated[str | None, Header(description="`Bearer <seat token>` or `Bearer <spectator key>`")]
-SpectateQuery = Annotated[str | None, Query(description="The spectator key (instead of the header)")]
+SpectateQuery = Annotated[str | None, Query(description="The spectator key (instead of the header)",
+                                            pattern=CREDENTIAL_PATTERN)]
 
 
 class Error(BaseModel):
@@ -66,11 +75,14 @@ class CreateTable(BaseModel):
         None, description="Seats given to bots: {\"seat number\": \"novice\" | \"strong\"}, or one level (or "
                           "null for a person) per seat. The game starts when the other seats are taken, or at "
                           "once with bots only (a demo table to watch).")
-    turn_minutes: int | None = Field(None, strict=True, ge=1, le=1440,
+    turn_minutes: int | None = Field(None, strict=True, ge=1, le=MAX_TURN_SECONDS // 60,
                                      description="Turn timer: minutes per decision (none: no timer). When a "
-                                                 "seat's time runs out, a bot plays it until its player returns.")
-    turn_seconds: int | None = Field(None, strict=True, description="The turn timer in seconds (1 to 86400).")
-    turn_timer: int | None = Field(None, strict=True, description="The same as turn_seconds.")
+                                                 "seat's time runs out, a bot plays it until its player returns. "
+                                                 "Give at most one of turn_minutes, turn_seconds, turn_timer.")
+    turn_seconds: int | None = Field(None, strict=True, ge=1, le=MAX_TURN_SECONDS,
+                                     description="The turn timer in seconds.")
+    turn_timer: int | None = Field(None, strict=True, ge=1, le=MAX_TURN_SECONDS,
+                                   description="The same as turn_seconds.")
 
 
 class SeatInfo(BaseModel):
@@ -107,10 +119,16 @@ class CreatedTable(TableInfo):
     spectator_url: str
 
 
+# A display name as the service takes it (clean_name): something besides spaces, no control characters.
+NAME_PATTERN = r"^\s*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$"
+
+
 class JoinTable(BaseModel):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"example": {"invite": "…", "name": "Livia"}})
-    invite: str = Field(description="The table's invite key.")
-    name: str = Field(description="Your display name (1 to 40 characters).")
+    invite: str = Field(pattern=CREDENTIAL_PATTERN, description="The table's invite key.")
+    name: str = Field(min_length=1, max_length=NAME_MAX, pattern=NAME_PATTERN,
+                      description=f"Your display name: 1 to {NAME_MAX} characters once spaces are trimmed, not "
+                                  "all spaces, no control or format characters (Unicode category C).")
     seat: int | None = Field(None, strict=True, description="A particular free seat; the first free one otherwise.")
 
 
@@ -129,8 +147,11 @@ class ViewBody(BaseModel):
 
 class SubmitAction(BaseModel):
     model_config = ConfigDict(json_schema_extra={"example": {"version": 7, "action": {"type": "play", "index": 2}}})
-    version: int = Field(strict=True, description="The table version your view showed.")
-    action: dict[str, Any] = Field(description="One of the `legal_actions` of your view.")
+    version: int = Field(strict=True, ge=0, description="The table version your view showed.")
+    action: dict[str, Any] = Field(description="One of the `legal_actions` of your view (an object with a "
+                                               f"\"type\"; at most {ACTION_MAX_BYTES} bytes as JSON).",
+                                   json_schema_extra={"required": ["type"],
+                                                      "properties": {"type": {"type": "string"}}})
 
 
 class Acted(BaseModel):
@@ -162,9 +183,15 @@ class GameInfo(BaseModel):
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    400: {"model": Error, "description": "Malformed input"},
-    403: {"model": Error, "description": "Bad credentials, or a seat that may not do this"},
+    400: {"model": Error, "description": "Malformed input (also JSON nested too deeply)"},
+    403: {"model": Error, "description": "Bad credentials, a seat that may not do this, or a form sent from "
+                                         "another site"},
     404: {"model": Error, "description": "No such table"},
+    413: {"model": Error, "description": "The request body is larger than the server takes"},
+}
+RATE_LIMITED: dict[int | str, dict[str, Any]] = {
+    429: {"model": Error, "description": "Too many requests of this kind: wait the seconds of `Retry-After`",
+          "headers": {"Retry-After": {"description": "Seconds to wait", "schema": {"type": "integer"}}}},
 }
 
 
@@ -179,12 +206,15 @@ async def list_games(request: Request) -> list[dict[str, Any]]:
             for slug, g in request.app.state.games.items()]
 
 
-@router.post("/tables", status_code=201, response_model=CreatedTable, responses=ERRORS,
+@router.post("/tables", status_code=201, response_model=CreatedTable, responses={**ERRORS, **RATE_LIMITED},
              summary="Create a table")
 async def create_table(body: CreateTable, request: Request, service: ServiceDep) -> dict[str, Any]:
     if sum(t is not None for t in (body.turn_minutes, body.turn_seconds, body.turn_timer)) > 1:
         raise BadRequest("Give the turn timer once: turn_minutes or turn_seconds.")
+    if body.game not in request.app.state.games:
+        raise BadRequest("There is no such game here (see GET /api/games).")
     timer = turn_seconds(body.turn_minutes, body.turn_seconds if body.turn_seconds is not None else body.turn_timer)
+    await rate_limits(request).table_created(request)
     snap = await service.create(body.game, body.players, body.options, timer, body.bots)
     info = await service.summary(snap.id)
     base = base_url(request)
@@ -245,11 +275,13 @@ async def get_view(table_id: str, request: Request, service: ServiceDep, authori
 
 @router.post("/tables/{table_id}/actions", response_model=Acted,
              responses={**ERRORS, 409: {"model": Stale, "description": "Stale version (or the game is not on)"},
-                        422: {"model": Error, "description": "The rules refuse this action"}},
+                        422: {"model": Error, "description": "The rules refuse this action"}, **RATE_LIMITED},
              summary="Submit an action (the one write path)")
 async def submit_action(table_id: str, body: SubmitAction, request: Request, service: ServiceDep,
                         authorization: AuthHeader = None) -> dict[str, Any]:
     credential = credential_from(request, authorization, None)
+    if credential:
+        await rate_limits(request).action(table_id, hash_token(credential))
     version = await service.act(table_id, credential, body.version, body.action)
     return {"version": version}
 
@@ -259,3 +291,64 @@ async def submit_action(table_id: str, body: SubmitAction, request: Request, ser
 async def get_log(table_id: str, request: Request, service: ServiceDep, authorization: AuthHeader = None,
                   spectate: SpectateQuery = None) -> JSONResponse:
     return JSONResponse(await service.log(table_id, credential_from(request, authorization, spectate)))
+
+
+_NEW_TABLE = {"table_id": "$response.body#/id"}
+_WATCHER = {**_NEW_TABLE, "spectate": "$response.body#/spectator_key"}
+_SEATED = {"parameters": {"table_id": "$response.body#/table",
+                          "header.authorization": "Bearer {$response.body#/token}"}}
+
+# How a client goes from one answer to its next requests (OpenAPI links, by operationId; fuzzers follow them).
+LINKS: dict[tuple[str, str, str], dict[str, dict[str, Any]]] = {
+    ("/api/tables", "post", "201"): {
+        "get_table": {"parameters": _NEW_TABLE},
+        "join_table": {"parameters": _NEW_TABLE,
+                       "requestBody": {"invite": "$response.body#/invite_key", "name": "Livia"}},
+        "get_view": {"parameters": _WATCHER},
+        "get_log": {"parameters": _WATCHER},
+    },
+    ("/api/tables/{table_id}/join", "post", "201"): {
+        op: _SEATED for op in ("get_view", "submit_action", "get_log", "leave_table", "leave_game", "reclaim_seat")},
+}
+
+
+def complete_openapi(app: Any) -> None:
+    """Completes the OpenAPI schema with what depends on the games this server offers (the slugs, the
+    numbers of players, each game's options with their types and choices, the bot levels), the rule that a
+    turn timer is given once, and the links from a new table and a new seat to what can be done with them."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is not None:
+            return app.openapi_schema
+        schema = build()
+        served = app.state.games
+        fields = schema["components"]["schemas"]["CreateTable"]["properties"]
+        fields["game"]["enum"] = list(served)
+        fields["players"]["minimum"] = min(g.min_players for g in served.values())
+        fields["players"]["maximum"] = max(g.max_players for g in served.values())
+        fields["players"]["description"] += " Each game's own range: GET /api/games."
+        fields["options"]["anyOf"] = [
+            {"title": f"{slug} options", "type": "object", "additionalProperties": False,
+             "properties": {o.name: {"enum": list(o.choices), "default": o.default, "description": o.en}
+                            for o in game.options}}
+            for slug, game in served.items()]
+        fields["options"]["description"] += " Only the options of the chosen game, each one of its choices."
+        levels = list(bots.LEVELS)
+        fields["bots"]["anyOf"] = [
+            {"type": "object", "propertyNames": {"pattern": r"^[0-9]+$"}, "additionalProperties": {"enum": levels}},
+            {"type": "array", "items": {"enum": [*levels, None]}},
+            {"type": "null"}]
+        fields["bots"]["description"] += (" Seat numbers are below the number of players; a list has one entry per "
+                                          "seat.")
+        timers = ("turn_minutes", "turn_seconds", "turn_timer")
+        schema["components"]["schemas"]["CreateTable"]["not"] = {"anyOf": [
+            {"required": [a, b], "properties": {a: {"type": "integer"}, b: {"type": "integer"}}}
+            for i, a in enumerate(timers) for b in timers[i + 1:]]}
+        for (path, method, status), targets in LINKS.items():
+            schema["paths"][path][method]["responses"][status]["links"] = {
+                op: {"operationId": op, **link} for op, link in targets.items()}
+        app.openapi_schema = schema
+        return schema
+
+    app.openapi = openapi

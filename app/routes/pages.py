@@ -10,7 +10,6 @@ then a 303 back to the page); htmx only enhances them: an action posted by htmx 
 from __future__ import annotations
 
 import json
-import secrets
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
@@ -25,8 +24,12 @@ from ..config import project_root
 from ..i18n import LANG_COOKIE, pick_lang, service_message, translator
 from ..pages.render import ENV, PageState, context
 from ..services import bots
+from ..services.credentials import same_admin_token, same_secret
 from ..services.errors import Illegal, ServiceError
-from ..services.tables import TablesService
+from ..services.tables import TablesService, hash_token
+from ..web.bodies import parse_json
+from ..web.limits import rate_limits
+from ..web.security import ADMIN_SESSION_SECONDS, admin_session, admin_session_valid, clip_echo
 from .api import base_url, seat_cookie
 
 router = APIRouter(include_in_schema=False)
@@ -61,7 +64,8 @@ def _message(request: Request, status: int, en: str, fr: str) -> HTMLResponse:
 
 
 def _problem(request: Request, exc: ServiceError) -> HTMLResponse:
-    return _render(request, "message.html", status=exc.status, message=service_message(exc.message, lang_of(request)))
+    return _render(request, "message.html", status=exc.status,
+                   message=clip_echo(service_message(exc.message, lang_of(request))))
 
 
 def _set_seat_cookie(request: Request, response: Response, table_id: str, token: str) -> None:
@@ -137,7 +141,7 @@ def _options_from_form(game: games.Game, form: Any) -> dict[str, Any]:
                 options[option.name] = False
             continue
         try:
-            value = json.loads(raw)
+            value = parse_json(raw)
         except ValueError:
             value = raw
         options[option.name] = value
@@ -184,6 +188,7 @@ async def new_table(request: Request) -> Response:
     seat_bots = _bots_from_form(form, players, demo) if game.min_players <= players <= game.max_players else {}
     if seat_bots is None:
         return _message(request, 400, "A bot is novice or strong.", "Un bot est débutant ou fort.")
+    await rate_limits(request).table_created(request)
     try:
         snap = await _service(request).create(slug, players, _options_from_form(game, form),
                                               bots=seat_bots or None)
@@ -213,7 +218,7 @@ async def join_page(request: Request, table_id: str, key: str = "") -> Response:
         summary = await service.summary(table_id)
     except ServiceError as e:
         return _problem(request, e)
-    if not key or not secrets.compare_digest(key, snap.invite_key):
+    if not same_secret(key, snap.invite_key):
         return _message(request, 403, "This invite link is not valid.", "Ce lien d'invitation n'est pas valable.")
     # Already seated here (the cookie): straight to the table.
     token = request.cookies.get(seat_cookie(table_id))
@@ -328,13 +333,16 @@ async def act_form(request: Request, table_id: str) -> Response:
     except ValueError:
         version = -1
     try:
-        action = json.loads(str(form.get("action", "")))
+        action = parse_json(str(form.get("action", "")))
     except ValueError:
         action = None
     message = None
     service = _service(request)
+    token = request.cookies.get(seat_cookie(table_id))
+    if token:
+        await rate_limits(request).action(table_id, hash_token(token))
     try:
-        await service.act(table_id, request.cookies.get(seat_cookie(table_id)), version, action)
+        await service.act(table_id, token, version, action)
     except Illegal as e:  # the rules' refusal, in the reader's language (the game's own words)
         message = service_message(e.message, lang)
         if e.refusal is not None:
@@ -447,20 +455,18 @@ def admin_token(request: Request) -> str | None:
     return request.app.state.settings.admin_token or None
 
 
-def _admin_ok(request: Request, token: str | None) -> bool:
-    expected = admin_token(request)
-    return bool(expected and token and secrets.compare_digest(token.encode(), expected.encode()))
-
-
 @router.get("/admin", response_class=HTMLResponse)
 async def admin_page(request: Request) -> Response:
     if not admin_token(request):
         return _message(request, 404, "The admin page is disabled on this server (TABULA_ADMIN_TOKEN is not set).",
                         "La page d'administration est désactivée sur ce serveur (TABULA_ADMIN_TOKEN n'est pas défini).")
-    if not _admin_ok(request, request.cookies.get(ADMIN_COOKIE)):
+    if not admin_session_valid(admin_token(request), request.cookies.get(ADMIN_COOKIE)):
         return _render(request, "admin_login.html", status=401, failed=False)
     tables = await _service(request).listing()
-    return _render(request, "admin.html", tables=tables, games=_served(request))
+    settings = request.app.state.settings
+    return _render(request, "admin.html", tables=tables, games=_served(request),
+                   stale=await request.app.state.cleanup.preview(),
+                   lobby_expiry_hours=settings.lobby_expiry_hours, abandon_days=settings.abandon_days)
 
 
 @router.post("/admin")
@@ -468,12 +474,13 @@ async def admin_login(request: Request) -> Response:
     if not admin_token(request):
         return _message(request, 404, "The admin page is disabled on this server.",
                         "La page d'administration est désactivée sur ce serveur.")
+    await rate_limits(request).login_attempt(request)
     form = await request.form()
-    token = str(form.get("token", ""))
-    if not _admin_ok(request, token):
+    if not same_admin_token(form.get("token"), admin_token(request)):
         return _render(request, "admin_login.html", status=403, failed=True)
     response = RedirectResponse("/admin", status_code=303)
-    response.set_cookie(ADMIN_COOKIE, token, max_age=12 * 3600, httponly=True, samesite="strict", path="/admin",
+    response.set_cookie(ADMIN_COOKIE, admin_session(admin_token(request)), max_age=ADMIN_SESSION_SECONDS,
+                        httponly=True, samesite="strict", path="/admin",
                         secure=request.app.state.settings.secure_cookies)
     return response
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from urllib.parse import urlsplit
 
@@ -16,6 +15,8 @@ from ..pages.socket import PageConnection
 from ..realtime.hub import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, INLINE_ACK, Connection, Hub, InlineAck
 from ..services.errors import Conflict, NotFound, ServiceError
 from ..services.tables import TablesService, compact
+from ..web.bodies import BadJSON, parse_json
+from ..web.limits import RateLimited, rate_limits
 from .api import base_url, seat_cookie
 from .pages import table_links
 
@@ -137,13 +138,10 @@ def _now() -> float:
 
 
 async def _handle(service: TablesService, hub: Hub, conn: Connection, raw: str) -> None:
-    if len(raw) > MAX_MESSAGE:
-        await conn.send(compact({"type": "error", "status": 400, "error": "That message is too large."}))
-        return
     try:
-        msg = json.loads(raw)
-    except ValueError:
-        await conn.send(compact({"type": "error", "status": 400, "error": "Messages are JSON objects."}))
+        msg = parse_json(raw, MAX_MESSAGE)
+    except BadJSON as e:
+        await conn.send(compact({"type": "error", "status": e.status, "error": e.message}))
         return
     if not isinstance(msg, dict):
         await conn.send(compact({"type": "error", "status": 400, "error": "Messages are JSON objects."}))
@@ -167,9 +165,12 @@ async def _handle(service: TablesService, hub: Hub, conn: Connection, raw: str) 
         else:
             token = INLINE_ACK.set(inline)
             try:
+                await rate_limits(conn.ws).action(conn.table_id, conn.token_hash or "")
                 version = await service.act(conn.table_id, None, msg.get("version"), msg.get("action"),
                                             token_hash=conn.token_hash)
                 reply = {"type": "ack", "version": version}
+            except RateLimited as e:
+                reply = {"type": "error", "status": 429, "error": e.en, "retry_after": e.retry_after}
             except Conflict as e:
                 reply = {"type": "error", "status": e.status, **e.body()}
             except ServiceError as e:

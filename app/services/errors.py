@@ -59,10 +59,6 @@ class Illegal(ServiceError):
         self.refusal = refusal
 
 
-class Unavailable(ServiceError):
-    status = 503
-
-
 class EngineFailure(ServiceError):
     """The engine raised something other than a rules refusal (a bug); nothing was written."""
 

@@ -1,4 +1,7 @@
-"""The tables service: the only code that writes tables, seats and the action log.
+"""The tables service: the only code that reads and writes the rows of a table (the table, its seats, the
+action log, the seat changes, presence), with SQLAlchemy Core on the tables of app/models.py; only the hot
+path of a move keeps hand-written statements. The bot runner, the turn timer, the clean-up and the realtime
+hub go through its methods.
 
 Every public method owns its transaction. The one write path for a move is `act`:
 
@@ -22,7 +25,7 @@ public table facts (seat names, status); the state itself never reaches a client
 from __future__ import annotations
 
 import asyncio
-import hashlib
+import hmac
 import json
 import logging
 import re
@@ -32,36 +35,38 @@ import unicodedata
 import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any, Awaitable, Callable, Mapping, Sequence
 
 import orjson
-from sqlalchemy import bindparam, text
+from sqlalchemy import bindparam, delete, func, insert, select, text, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from games.core import Game, IllegalAction
 
-from ..models import FINISHED, LOBBY, PLAYING
+from ..models import (ABANDONED, ENDED, FINISHED, LOBBY, PLAYING, RECLAIM, SPECTATOR_SEAT, TAKEOVER, ActionLog,
+                      Presence, Seat, SeatChange, Table)
+from .bot_seats import bot_names, hidden_token_hash, seat_levels
 from .commits import GroupCommitter
+from .credentials import KEY_BYTES, TOKEN_BYTES, hash_token, same_secret, well_formed
 from .errors import BadRequest, Conflict, EngineFailure, Forbidden, Illegal, NotFound
-from .timers import turn_deadline
+from .timers import MAX_TURN_SECONDS, turn_deadline
 
 log = logging.getLogger("tabula.tables")
 
-TOKEN_BYTES = 24  # seat tokens: 192 bits from `secrets`
-KEY_BYTES = 16  # invite and spectator keys: 128 bits
 TABLE_ID_BYTES = 12  # table ids: 96 bits, unguessable enough for a URL
 NAME_MAX = 40
 ACTION_MAX_BYTES = 16_384
-CACHE_TABLES = 4096
+CACHE_TABLES = 1024  # tables in play held by the snapshot cache (see SnapshotCache)
+LIVE = (LOBBY, PLAYING)  # the statuses of a table that can still change
+
+# The rows of a table, for SQLAlchemy Core (the hot path of a move keeps its hand-written statements below).
+TABLES, SEATS, ACTIONS, SEAT_CHANGES, PRESENCE = (
+    model.__table__ for model in (Table, Seat, ActionLog, SeatChange, Presence))
 
 
 def now() -> datetime:
     return datetime.now(timezone.utc)
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 _std_compact = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
@@ -124,6 +129,15 @@ class Identity:
 
 
 class SnapshotCache:
+    """The latest committed snapshot of each table in play that this process touched: its decoded state and
+    the views computed from it. It pays on every move (a move is checked and applied against it without
+    reading or decoding the state again) and on every view (computed once per seat and version).
+
+    Bound: tables in play only (a finished table is dropped from it as soon as it ends: it is read again
+    from the database on the rare visit after the game), and at most `size` of them, the least recently
+    used going first. A snapshot weighs about 100 kB (decoded state and views), so the bound caps the
+    cache near 100 MB even on a club with more live tables than that."""
+
     def __init__(self, size: int = CACHE_TABLES):
         self.size = size
         self._items: OrderedDict[str, Snapshot] = OrderedDict()
@@ -135,10 +149,21 @@ class SnapshotCache:
         self._items.move_to_end(table_id)
         return snap
 
+    def tables(self) -> list[str]:
+        """The ids of the tables held, the least recently used first."""
+        return list(self._items)
+
+    def drop(self, table_id: str) -> None:
+        self._items.pop(table_id, None)
+
     def put(self, snap: Snapshot) -> Snapshot:
+        """Keeps `snap` if the table is in play (and newer than what is held); returns the newest known."""
         current = self._items.get(snap.id)
         if current is not None and current.version > snap.version:
             return current  # never go back in time
+        if snap.status not in LIVE:
+            self._items.pop(snap.id, None)
+            return snap
         self._items[snap.id] = snap
         self._items.move_to_end(snap.id)
         while len(self._items) > self.size:
@@ -241,6 +266,7 @@ class TablesService:
         # Postgres: statements of the hot path run outside explicit transactions (each is atomic).
         self.autocommit = engine.execution_options(isolation_level="AUTOCOMMIT") if is_postgres else engine
         self.cache = SnapshotCache()
+        # One lock per table while someone holds or waits for it (weak: it goes with its last user).
         self._table_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._write_lock = asyncio.Lock()  # SQLite: one writer per process
         self.on_commit: list[CommitHook] = []
@@ -332,7 +358,9 @@ class TablesService:
         snap = await self.current(table_id)
         if not credential:
             raise Forbidden("This needs a seat token or the spectator key.")
-        if secrets.compare_digest(credential, snap.spectator_key):
+        if not well_formed(credential):
+            raise Forbidden("That seat token or spectator key is not valid for this table.")
+        if same_secret(credential, snap.spectator_key):
             return Identity(table_id, None, None)
         digest = hash_token(credential)
         number = _seat_of(snap, digest)
@@ -346,8 +374,6 @@ class TablesService:
                      turn_timer: int | None = None, bots: Any = None) -> Snapshot:
         """A new table. `bots` gives seats to bots ({"1": "strong"} or one level or None per seat); a table
         of bots only starts at once (a demo table). `turn_timer`: seconds per decision (None: no timer)."""
-        from .bots import bot_names, hidden_token_hash, seat_levels
-
         game = self.games.get(game_slug)
         if game is None:
             raise BadRequest(f"There is no game {game_slug!r} here.")
@@ -359,7 +385,7 @@ class TablesService:
         except ValueError as e:
             raise BadRequest(str(e)) from None
         if turn_timer is not None and (not isinstance(turn_timer, int) or isinstance(turn_timer, bool)
-                                       or not 1 <= turn_timer <= 86_400):
+                                       or not 1 <= turn_timer <= MAX_TURN_SECONDS):
             raise BadRequest("A turn timer is between one second and one day.")
         levels = seat_levels(bots, players)
         names = bot_names(levels)
@@ -369,24 +395,16 @@ class TablesService:
         # Nobody to wait for: a table of bots only starts at once.
         state = game.setup(players, seed, resolved) if all(levels) else None
         async with self._writer() as conn:
-            await conn.execute(
-                text("INSERT INTO tables (id, game, players, options, seed, status, version, rules_version,"
-                     " state, invite_key, spectator_key, spectators, turn_timer, created_at, updated_at,"
-                     " started_at) VALUES (:id, :game, :players, :options, :seed, :status, 0, :rules, :state,"
-                     " :invite, :spectate, 0, :timer, :at, :at, :started)"),
-                {"id": table_id, "game": game_slug, "players": players, "options": compact(resolved),
-                 "seed": seed, "status": LOBBY if state is None else PLAYING, "rules": game.rules_version,
-                 "state": None if state is None else game.encode(state),
-                 "invite": secrets.token_urlsafe(KEY_BYTES), "spectate": secrets.token_urlsafe(KEY_BYTES),
-                 "timer": turn_timer, "at": at, "started": None if state is None else at},
-            )
-            await conn.execute(
-                text("INSERT INTO seats (table_id, number, name, token_hash, connected, joined_at, bot_level,"
-                     " bot_takeover) VALUES (:id, :n, :name, :h, false, :at, :level, false)"),
-                [{"id": table_id, "n": n, "name": names[n], "level": levels[n],
-                  "h": hidden_token_hash() if levels[n] else None, "at": at if levels[n] else None}
-                 for n in range(players)],
-            )
+            await conn.execute(insert(TABLES).values(
+                id=table_id, game=game_slug, players=players, options=resolved, seed=seed,
+                status=LOBBY if state is None else PLAYING, version=0, rules_version=game.rules_version,
+                state=None if state is None else game.encode(state), invite_key=secrets.token_urlsafe(KEY_BYTES),
+                spectator_key=secrets.token_urlsafe(KEY_BYTES), spectators=0, turn_timer=turn_timer,
+                created_at=at, updated_at=at, started_at=None if state is None else at))
+            await conn.execute(insert(SEATS), [
+                {"table_id": table_id, "number": n, "name": names[n], "connected": False,
+                 "token_hash": hidden_token_hash() if levels[n] else None, "joined_at": at if levels[n] else None,
+                 "bot_level": levels[n], "bot_takeover": False} for n in range(players)])
         snap = await self._load(table_id)
         if state is not None:
             await self._publish(snap)  # the bots start playing
@@ -403,19 +421,19 @@ class TablesService:
         token = secrets.token_urlsafe(TOKEN_BYTES)
         async with self.table_lock(table_id):
             async with self._writer() as conn:
-                row = (await conn.execute(text(
-                    "SELECT game, players, options, seed, status, version, invite_key, turn_timer FROM tables"
-                    " WHERE id = :id"
-                    + (" FOR UPDATE" if self.is_postgres else "")), {"id": table_id})).first()
+                row = (await conn.execute(
+                    select(TABLES.c.game, TABLES.c.players, TABLES.c.options, TABLES.c.seed, TABLES.c.status,
+                           TABLES.c.version, TABLES.c.invite_key, TABLES.c.turn_timer)
+                    .where(TABLES.c.id == table_id).with_for_update())).first()
                 if row is None:
                     raise NotFound("There is no such table.")
-                if not secrets.compare_digest(invite_key, row.invite_key):
+                if not same_secret(invite_key, row.invite_key):
                     raise Forbidden("That invite key is not valid for this table.")
                 if row.status != LOBBY:
                     raise Conflict("This table has already started.")
-                free = [r.number for r in (await conn.execute(text(
-                    "SELECT number FROM seats WHERE table_id = :id AND token_hash IS NULL ORDER BY number"),
-                    {"id": table_id})).all()]
+                seats = (await conn.execute(select(SEATS.c.number, SEATS.c.token_hash, SEATS.c.bot_level)
+                                            .where(SEATS.c.table_id == table_id).order_by(SEATS.c.number))).all()
+                free = [s.number for s in seats if s.token_hash is None]
                 if seat is None:
                     if not free:
                         raise Conflict("Every seat at this table is taken.")
@@ -425,28 +443,16 @@ class TablesService:
                 elif seat not in free:
                     raise Conflict("That seat is taken.")
                 at = now()
-                values: dict[str, Any] = {"id": table_id, "v": row.version + 1, "at": at}
-                await conn.execute(text(
-                    "UPDATE seats SET name = :name, token_hash = :h, joined_at = :at"
-                    " WHERE table_id = :id AND number = :n"),
-                    {"name": name, "h": hash_token(token), "at": at, "id": table_id, "n": seat})
+                await conn.execute(update(SEATS).where(SEATS.c.table_id == table_id, SEATS.c.number == seat)
+                                   .values(name=name, token_hash=hash_token(token), joined_at=at))
+                changes: dict[str, Any] = {"version": row.version + 1, "updated_at": at}
                 if len(free) == 1:  # the last free seat: the game starts
                     game = self.game(row.game)
                     options = row.options if isinstance(row.options, dict) else json.loads(row.options)
                     state = game.setup(row.players, row.seed, options)
-                    deadline = None
-                    if row.turn_timer:
-                        seat_bots = (await conn.execute(text(
-                            "SELECT bot_level FROM seats WHERE table_id = :id ORDER BY number"),
-                            {"id": table_id})).scalars().all()
-                        deadline = turn_deadline(row.turn_timer, seat_bots, game.to_act(state), at)
-                    await conn.execute(text(
-                        "UPDATE tables SET status = :s, state = :state, version = :v, started_at = :at,"
-                        " updated_at = :at, deadline_at = :deadline WHERE id = :id"),
-                        {**values, "s": PLAYING, "state": game.encode(state), "deadline": deadline})
-                else:
-                    await conn.execute(text(
-                        "UPDATE tables SET version = :v, updated_at = :at WHERE id = :id"), values)
+                    deadline = turn_deadline(row.turn_timer, [s.bot_level for s in seats], game.to_act(state), at)
+                    changes.update(status=PLAYING, state=game.encode(state), started_at=at, deadline_at=deadline)
+                await conn.execute(update(TABLES).where(TABLES.c.id == table_id).values(**changes))
             snap = await self._load(table_id)
             await self._publish(snap)
         return seat, token
@@ -455,29 +461,57 @@ class TablesService:
         """Gives a seat back before the game starts; returns the new table version."""
         if not credential:
             raise Forbidden("Leaving needs your seat token.")
+        if not well_formed(credential):
+            raise Forbidden("That seat token is not valid for this table.")
         digest = hash_token(credential)
         async with self.table_lock(table_id):
             async with self._writer() as conn:
-                row = (await conn.execute(text(
-                    "SELECT status, version FROM tables WHERE id = :id"
-                    + (" FOR UPDATE" if self.is_postgres else "")), {"id": table_id})).first()
+                row = (await conn.execute(select(TABLES.c.status, TABLES.c.version)
+                                          .where(TABLES.c.id == table_id).with_for_update())).first()
                 if row is None:
                     raise NotFound("There is no such table.")
-                number = (await conn.execute(text(
-                    "SELECT number FROM seats WHERE table_id = :id AND token_hash = :h"),
-                    {"id": table_id, "h": digest})).scalar()
+                number = (await conn.execute(select(SEATS.c.number).where(
+                    SEATS.c.table_id == table_id, SEATS.c.token_hash == digest))).scalar()
                 if number is None:
                     raise Forbidden("That seat token is not valid for this table.")
                 if row.status != LOBBY:
                     raise Conflict("The game has started: seats can only be left before the start.")
-                await conn.execute(text(
-                    "UPDATE seats SET name = NULL, token_hash = NULL, joined_at = NULL"
-                    " WHERE table_id = :id AND number = :n"), {"id": table_id, "n": number})
-                await conn.execute(text("UPDATE tables SET version = :v, updated_at = :at WHERE id = :id"),
-                                   {"id": table_id, "v": row.version + 1, "at": now()})
+                await conn.execute(update(SEATS).where(SEATS.c.table_id == table_id, SEATS.c.number == number)
+                                   .values(name=None, token_hash=None, joined_at=None))
+                await conn.execute(update(TABLES).where(TABLES.c.id == table_id)
+                                   .values(version=row.version + 1, updated_at=now()))
             snap = await self._load(table_id)
             await self._publish(snap)
         return snap.version
+
+    async def change_seats(self, snap: Snapshot, changes: dict[int, str | None], reason: str) -> Snapshot | None:
+        """One new version in which the seats of `changes` pass to a bot (a level) or back to their player
+        (None), if the table is still playing at `snap.version` (else nothing is written: None). Each seat
+        that changes hands is a row of the seat changes (see models.SeatChange). The caller holds the
+        table's lock. The deadline restarts for the new version."""
+        game = self.game(snap.game)
+        seat_bots = list(snap.seat_bots)
+        for seat, level in changes.items():
+            seat_bots[seat] = level
+        at = now()
+        new_version = snap.version + 1
+        async with self._writer() as conn:
+            moved = await conn.execute(
+                update(TABLES).where(TABLES.c.id == snap.id, TABLES.c.version == snap.version,
+                                     TABLES.c.status == PLAYING)
+                .values(version=new_version, updated_at=at,
+                        deadline_at=turn_deadline(snap.turn_timer, seat_bots, game.to_act(snap.state), at)))
+            if moved.rowcount != 1:
+                return None
+            for seat, level in sorted(changes.items()):
+                await conn.execute(update(SEATS).where(SEATS.c.table_id == snap.id, SEATS.c.number == seat)
+                                   .values(bot_level=level, bot_takeover=level is not None))
+            await conn.execute(insert(SEAT_CHANGES), [
+                {"table_id": snap.id, "version": new_version, "seat": seat, "kind": TAKEOVER if level else RECLAIM,
+                 "reason": reason, "level": level, "created_at": at} for seat, level in sorted(changes.items())])
+        new = await self._load(snap.id)
+        await self._publish(new)
+        return new
 
     # ----------------------------------------------------------------------------- the write path
 
@@ -493,9 +527,11 @@ class TablesService:
         again, atomically, by the database write (a compare-and-set), so a snapshot that fell behind can
         only cost a 409, never a lost or doubled move."""
         check_action_input(version, action)
-        digest = token_hash or (hash_token(credential) if credential else None)
-        if digest is None:
+        if token_hash is None and not credential:
             raise Forbidden("Acting needs your seat token.")
+        if token_hash is None and not well_formed(credential):
+            raise Forbidden("That seat token is not valid for this table.")
+        digest = token_hash or hash_token(credential)
         async with self.table_lock(table_id):
             snap = self.cache.get(table_id)
             if snap is None or snap.status != PLAYING or version > snap.version:
@@ -505,7 +541,7 @@ class TablesService:
                 raise Forbidden("That seat token is not valid for this table.")
             if snap.status != PLAYING or version != snap.version:
                 message = ("The game has not started yet." if snap.status == LOBBY else
-                           "The game is over." if snap.status == FINISHED else
+                           "The game is over." if snap.status in ENDED else
                            "The table has moved on since that version; here is the current view.")
                 raise Conflict(message, snap.version, self.client_view(snap, seat))
             new_snap, params = self._apply(snap, seat, action)
@@ -598,15 +634,15 @@ class TablesService:
     async def summary(self, table_id: str) -> dict[str, Any]:
         """Public facts about a table (anyone with its id may read them)."""
         async with self.autocommit.connect() as conn:
-            row = (await conn.execute(text(
-                "SELECT id, game, players, options, status, version, spectators, turn_timer, deadline_at,"
-                " created_at, started_at, finished_at FROM tables WHERE id = :id"), {"id": table_id})).first()
+            row = (await conn.execute(select(
+                TABLES.c.id, TABLES.c.game, TABLES.c.players, TABLES.c.options, TABLES.c.status, TABLES.c.version,
+                TABLES.c.spectators, TABLES.c.turn_timer, TABLES.c.deadline_at, TABLES.c.created_at,
+                TABLES.c.started_at, TABLES.c.finished_at).where(TABLES.c.id == table_id))).first()
             if row is None:
                 raise NotFound("There is no such table.")
-            seats = (await conn.execute(text(
-                "SELECT number, name, connected, bot_level, bot_takeover FROM seats WHERE table_id = :id"
-                " ORDER BY number"),
-                {"id": table_id})).all()
+            seats = (await conn.execute(select(
+                SEATS.c.number, SEATS.c.name, SEATS.c.connected, SEATS.c.bot_level, SEATS.c.bot_takeover)
+                .where(SEATS.c.table_id == table_id).order_by(SEATS.c.number))).all()
         game = self.games.get(row.game)
         return {
             "id": row.id,
@@ -634,17 +670,15 @@ class TablesService:
         ident = await self.identify(table_id, credential)
         snap = await self.current(table_id)
         view = self.client_view(snap, ident.seat)
+        over = snap.status == FINISHED  # an abandoned game keeps its secrets
+        actions = select(ACTIONS.c.version, ACTIONS.c.seat, ACTIONS.c.action, ACTIONS.c.created_at) \
+            .where(ACTIONS.c.table_id == table_id).order_by(ACTIONS.c.version)
         async with self.autocommit.connect() as conn:
-            if snap.status == FINISHED:
-                rows = (await conn.execute(text(
-                    "SELECT version, seat, action, created_at FROM actions WHERE table_id = :id ORDER BY version"),
-                    {"id": table_id})).all()
-                seed = (await conn.execute(text("SELECT seed FROM tables WHERE id = :id"),
-                                           {"id": table_id})).scalar()
+            if over:
+                rows = (await conn.execute(actions)).all()
+                seed = (await conn.execute(select(TABLES.c.seed).where(TABLES.c.id == table_id))).scalar()
             elif ident.seat is not None:
-                rows = (await conn.execute(text(
-                    "SELECT version, seat, action, created_at FROM actions WHERE table_id = :id AND seat = :s"
-                    " ORDER BY version"), {"id": table_id, "s": ident.seat})).all()
+                rows = (await conn.execute(actions.where(ACTIONS.c.seat == ident.seat))).all()
                 seed = None
             else:
                 rows, seed = [], None
@@ -656,7 +690,7 @@ class TablesService:
             "actions": [{"version": r.version, "seat": r.seat, "action": json.loads(r.action),
                          "at": _iso(r.created_at)} for r in rows],
         }
-        if snap.status == FINISHED:
+        if over:
             body["seed"] = seed
             body["options"] = snap.options
             body["players"] = snap.players
@@ -667,46 +701,195 @@ class TablesService:
     async def replay(self, table_id: str) -> str | None:
         """Replays a table's log from its seed; None when it reproduces the snapshot, else what differs."""
         async with self.autocommit.connect() as conn:
-            row = (await conn.execute(text(
-                "SELECT game, players, options, seed, status, version, state FROM tables WHERE id = :id"),
-                {"id": table_id})).first()
+            row = (await conn.execute(select(
+                TABLES.c.game, TABLES.c.players, TABLES.c.options, TABLES.c.seed, TABLES.c.status,
+                TABLES.c.version, TABLES.c.state).where(TABLES.c.id == table_id))).first()
             if row is None:
                 raise NotFound("There is no such table.")
-            actions = (await conn.execute(text(
-                "SELECT version, seat, action FROM actions WHERE table_id = :id ORDER BY version"),
-                {"id": table_id})).all()
-            changes = (await conn.execute(text(
-                "SELECT version FROM seat_changes WHERE table_id = :id"), {"id": table_id})).scalars().all()
+            actions = (await conn.execute(select(ACTIONS.c.version, ACTIONS.c.seat, ACTIONS.c.action)
+                                          .where(ACTIONS.c.table_id == table_id)
+                                          .order_by(ACTIONS.c.version))).all()
+            changes = (await conn.execute(select(SEAT_CHANGES.c.version)
+                                          .where(SEAT_CHANGES.c.table_id == table_id))).scalars().all()
         return replay_problem(self.games, row, actions, changes)
 
     async def listing(self, limit: int = 500) -> list[dict[str, Any]]:
         """Public facts of the most recently active tables, for the club's admin page."""
         async with self.autocommit.connect() as conn:
-            rows = (await conn.execute(text(
-                "SELECT id, game, players, status, version, spectators, created_at, updated_at FROM tables"
-                " ORDER BY updated_at DESC, id LIMIT :n"), {"n": limit})).all()
-            ids = [r.id for r in rows]
-            seats: dict[str, list[dict[str, Any]]] = {i: [] for i in ids}
-            if ids:
-                for s in (await conn.execute(text(
-                        "SELECT table_id, number, name, connected FROM seats WHERE table_id IN :ids"
-                        " ORDER BY table_id, number").bindparams(bindparam("ids", expanding=True)),
-                        {"ids": ids})).all():
-                    seats[s.table_id].append({"number": s.number, "name": s.name, "connected": bool(s.connected)})
+            rows = (await conn.execute(select(
+                TABLES.c.id, TABLES.c.game, TABLES.c.players, TABLES.c.status, TABLES.c.version,
+                TABLES.c.spectators, TABLES.c.created_at, TABLES.c.updated_at)
+                .order_by(TABLES.c.updated_at.desc(), TABLES.c.id).limit(limit))).all()
+            seats = await self._seats_of(conn, [r.id for r in rows])
         return [{"id": r.id, "game": r.game, "players": r.players, "status": r.status, "version": r.version,
                  "spectators": r.spectators, "created_at": _iso(r.created_at), "updated_at": _iso(r.updated_at),
                  "seats": seats[r.id]} for r in rows]
 
+    @staticmethod
+    async def _seats_of(conn: Any, ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
+        """The seats of these tables, for the admin's lists: number, name and whether it is connected."""
+        seats: dict[str, list[dict[str, Any]]] = {i: [] for i in ids}
+        if ids:
+            for s in (await conn.execute(select(SEATS.c.table_id, SEATS.c.number, SEATS.c.name, SEATS.c.connected)
+                                         .where(SEATS.c.table_id.in_(ids))
+                                         .order_by(SEATS.c.table_id, SEATS.c.number))).all():
+                seats[s.table_id].append({"number": s.number, "name": s.name, "connected": bool(s.connected)})
+        return seats
+
     async def table_ids(self) -> list[str]:
         async with self.autocommit.connect() as conn:
-            return list((await conn.execute(text("SELECT id FROM tables ORDER BY created_at, id"))).scalars())
+            return list((await conn.execute(select(TABLES.c.id).order_by(TABLES.c.created_at, TABLES.c.id))).scalars())
+
+    # -------------------------------------------------------------------------- the bots and timers
+
+    async def seed(self, table_id: str) -> int:
+        """The table's secret seed (the bots' decisions derive theirs from it)."""
+        async with self.autocommit.connect() as conn:
+            seed = (await conn.execute(select(TABLES.c.seed).where(TABLES.c.id == table_id))).scalar()
+        if seed is None:
+            raise NotFound("There is no such table.")
+        return seed
+
+    async def quiet_bot_tables(self, since: datetime, limit: int = 1000) -> list[Any]:
+        """Playing tables with a seat played by a bot where nothing happened since `since`: (id, version)."""
+        has_bot = select(SEATS.c.table_id).where(SEATS.c.table_id == TABLES.c.id, SEATS.c.bot_level.is_not(None))
+        async with self.autocommit.connect() as conn:
+            return (await conn.execute(select(TABLES.c.id, TABLES.c.version).where(
+                TABLES.c.status == PLAYING, TABLES.c.updated_at <= since, has_bot.exists())
+                .order_by(TABLES.c.updated_at).limit(limit))).all()
+
+    async def expired_deadlines(self, at: datetime, limit: int = 500) -> list[Any]:
+        """Playing tables whose turn deadline is at or before `at`: (id, version)."""
+        async with self.autocommit.connect() as conn:
+            return (await conn.execute(select(TABLES.c.id, TABLES.c.version).where(
+                TABLES.c.deadline_at.is_not(None), TABLES.c.deadline_at <= at, TABLES.c.status == PLAYING)
+                .order_by(TABLES.c.deadline_at).limit(limit))).all()
+
+    # ------------------------------------------------------------------------------- stale tables
+
+    async def stale_tables(self, lobby_before: datetime, idle_before: datetime,
+                           limit: int = 500) -> dict[str, list[dict[str, Any]]]:
+        """The tables a clean-up would touch: "expire", tables still waiting for players created before
+        `lobby_before`; "abandon", games where nothing happened since `idle_before` (a bot acts as soon as
+        it is its turn, so a game standing still is one no person played). Oldest first, public facts."""
+        columns = (TABLES.c.id, TABLES.c.game, TABLES.c.players, TABLES.c.status, TABLES.c.version,
+                   TABLES.c.created_at, TABLES.c.updated_at)
+        async with self.autocommit.connect() as conn:
+            expire = (await conn.execute(select(*columns).where(
+                TABLES.c.status == LOBBY, TABLES.c.created_at <= lobby_before)
+                .order_by(TABLES.c.created_at, TABLES.c.id).limit(limit))).all()
+            abandon = (await conn.execute(select(*columns).where(
+                TABLES.c.status == PLAYING, TABLES.c.updated_at <= idle_before)
+                .order_by(TABLES.c.updated_at, TABLES.c.id).limit(limit))).all()
+            seats = await self._seats_of(conn, [r.id for r in (*expire, *abandon)])
+        def facts(r: Any) -> dict[str, Any]:
+            return {"id": r.id, "game": r.game, "players": r.players, "status": r.status, "version": r.version,
+                    "created_at": _iso(r.created_at), "updated_at": _iso(r.updated_at), "seats": seats[r.id]}
+
+        return {"expire": [facts(r) for r in expire], "abandon": [facts(r) for r in abandon]}
+
+    async def expire_lobby(self, table_id: str, before: datetime) -> bool:
+        """Deletes a table that is still waiting for players and was created before `before` (its seats and
+        presence rows go with it); False if it started or was deleted meanwhile."""
+        async with self.table_lock(table_id):
+            async with self._writer() as conn:
+                gone = await conn.execute(delete(TABLES).where(
+                    TABLES.c.id == table_id, TABLES.c.status == LOBBY, TABLES.c.created_at <= before))
+            self.cache.drop(table_id)
+        return gone.rowcount == 1
+
+    async def abandon(self, table_id: str, version: int) -> Snapshot | None:
+        """Ends a game nobody plays as abandoned: one new version, if the table is still playing at
+        `version` (else nothing is written: None). Its log stays, so the replay check still holds."""
+        at = now()
+        async with self.table_lock(table_id):
+            async with self._writer() as conn:
+                moved = await conn.execute(update(TABLES).where(
+                    TABLES.c.id == table_id, TABLES.c.version == version, TABLES.c.status == PLAYING)
+                    .values(status=ABANDONED, version=version + 1, updated_at=at, finished_at=at, deadline_at=None))
+            if moved.rowcount != 1:
+                return None
+            snap = await self._load(table_id)
+            await self._publish(snap)
+        return snap
+
+    # -------------------------------------------------------------------------------------- presence
+
+    async def write_presence(self, instance: str, counts: Mapping[str, Mapping[int | None, int]],
+                             ttl: float) -> dict[str, dict[str, Any]]:
+        """Replaces the presence rows of server process `instance` for these tables by its current counts of
+        connections per seat (None: spectators), then sets each table's connected seats and spectator count
+        from the rows of every process seen within `ttl` seconds. Returns what each table now shows."""
+        at = now()
+        tables = sorted(counts)
+        async with self._writer() as conn:
+            # Postgres: the tables rows are locked first, in the order of their ids, as the batched move
+            # writes lock theirs, so that the two wait for each other and never deadlock.
+            existing = set((await conn.execute(select(TABLES.c.id).where(TABLES.c.id.in_(tables))
+                                               .order_by(TABLES.c.id).with_for_update())).scalars())
+            tables = [t for t in tables if t in existing]
+            if not tables:
+                return {}
+            await conn.execute(delete(PRESENCE).where(PRESENCE.c.instance == instance,
+                                                      PRESENCE.c.table_id.in_(tables)))
+            rows = [{"instance": instance, "table_id": table_id, "seat": SPECTATOR_SEAT if seat is None else seat,
+                     "connections": n, "seen_at": at}
+                    for table_id in tables for seat, n in counts[table_id].items() if n > 0]
+            if rows:
+                await conn.execute(insert(PRESENCE), rows)
+            live = (await conn.execute(
+                select(PRESENCE.c.table_id, PRESENCE.c.seat, func.sum(PRESENCE.c.connections).label("n"))
+                .where(PRESENCE.c.table_id.in_(tables), PRESENCE.c.seen_at > at - timedelta(seconds=ttl))
+                .group_by(PRESENCE.c.table_id, PRESENCE.c.seat))).all()
+            shown: dict[str, dict[str, Any]] = {t: {"connected": [], "spectators": 0} for t in tables}
+            for r in live:
+                if r.seat == SPECTATOR_SEAT:
+                    shown[r.table_id]["spectators"] += int(r.n)
+                elif r.n > 0:
+                    shown[r.table_id]["connected"].append(r.seat)
+            for presence in shown.values():
+                presence["connected"].sort()
+            await conn.execute(update(TABLES).where(TABLES.c.id == bindparam("t"),
+                                                    TABLES.c.spectators != bindparam("n"))
+                               .values(spectators=bindparam("n")),
+                               [{"t": t, "n": p["spectators"]} for t, p in shown.items()])
+            await conn.execute(update(SEATS).where(SEATS.c.table_id.in_(tables), SEATS.c.connected)
+                               .values(connected=False))
+            connected = [{"t": t, "n": n} for t, p in shown.items() for n in p["connected"]]
+            if connected:
+                await conn.execute(update(SEATS).where(SEATS.c.table_id == bindparam("t"),
+                                                       SEATS.c.number == bindparam("n"))
+                                   .values(connected=True), connected)
+        return shown
+
+    async def read_presence(self, table_id: str) -> dict[str, Any]:
+        """Who is connected to the table as the database knows it: seats and the spectator count."""
+        async with self.autocommit.connect() as conn:
+            seats = (await conn.execute(select(SEATS.c.number).where(SEATS.c.table_id == table_id, SEATS.c.connected)
+                                        .order_by(SEATS.c.number))).scalars().all()
+            spectators = (await conn.execute(select(TABLES.c.spectators)
+                                             .where(TABLES.c.id == table_id))).scalar() or 0
+        return {"connected": list(seats), "spectators": spectators}
+
+    async def refresh_presence(self, instance: str, ttl: float) -> list[str]:
+        """Keeps the presence rows of server process `instance` alive and deletes those of processes silent
+        for `ttl` seconds; returns the tables whose rows were deleted (their presence must be written again)."""
+        at = now()
+        cutoff = at - timedelta(seconds=ttl)
+        async with self._writer() as conn:
+            await conn.execute(update(PRESENCE).where(PRESENCE.c.instance == instance).values(seen_at=at))
+            stale = (await conn.execute(select(PRESENCE.c.table_id).distinct()
+                                        .where(PRESENCE.c.seen_at <= cutoff))).scalars().all()
+            if stale:
+                await conn.execute(delete(PRESENCE).where(PRESENCE.c.seen_at <= cutoff))
+        return list(stale)
 
 
 def replay_problem(games: Mapping[str, Game], row: Any, actions: list[Any],
                    seat_changes: Sequence[int] = ()) -> str | None:
     """Compares a stored snapshot with the replay of its log; a sentence for the admin if they differ.
     `seat_changes`: the versions that changed who plays a seat (a bot taking over, its player taking it
-    back) rather than the game."""
+    back) rather than the game. An abandoned table has one more version, the one that ended it."""
     game = games.get(row.game)
     if game is None:
         return f"game {row.game!r} is not installed"
@@ -726,6 +909,8 @@ def replay_problem(games: Mapping[str, Game], row: Any, actions: list[Any],
     except (IllegalAction, ValueError, KeyError) as e:
         return f"the log does not replay: {e}"
     final = max([*([] if last is None else [last]), *seat_changes], default=None)
+    if final is not None and row.status == ABANDONED:
+        final += 1  # the clean-up's version, which ended the game (TablesService.abandon)
     if final is not None and final != row.version:
         return f"the last logged change is version {final} but the table is at {row.version}"
     if game.encode(state) != row.state:
@@ -748,7 +933,7 @@ def _seat_facts(snap: Snapshot, n: int) -> dict[str, Any]:
 
 def _seat_of(snap: Snapshot, digest: str) -> int | None:
     for number, seat_hash in enumerate(snap.seat_hashes):
-        if seat_hash is not None and secrets.compare_digest(seat_hash, digest):
+        if seat_hash is not None and hmac.compare_digest(seat_hash, digest):
             return number
     return None
 

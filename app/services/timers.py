@@ -17,27 +17,25 @@ time wins, and several processes finding the same deadline write it once.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from datetime import datetime, timedelta, timezone
-from typing import TYPE_CHECKING, Awaitable, Callable, Iterable, Sequence
+from typing import Any, Awaitable, Callable, Iterable, Protocol, Sequence
 
-from sqlalchemy import text
-
-if TYPE_CHECKING:
-    from .tables import TablesService
+from .periodic import Periodic
 
 log = logging.getLogger("tabula.timers")
 
 MINUTE = 60
 MAX_TURN_SECONDS = 86_400  # one day per decision
 
-_EXPIRED_SQL = text(
-    "SELECT id, version FROM tables WHERE deadline_at IS NOT NULL AND deadline_at <= :now"
-    " AND status = 'playing' ORDER BY deadline_at LIMIT 500"
-)
 
-Expire = Callable[["TablesService", str, int], Awaitable[object]]
+class Deadlines(Protocol):
+    """What the timer needs of the tables service (typed here, so that this module imports none of it)."""
+
+    async def expired_deadlines(self, at: datetime) -> list[Any]: ...
+
+
+Expire = Callable[[Any, str, int], Awaitable[object]]
 
 
 def turn_deadline(turn_timer: int | None, seat_bots: Sequence[str | None], to_act: Iterable[int],
@@ -60,44 +58,27 @@ def turn_seconds(minutes: int | None = None, seconds: int | None = None) -> int 
     return seconds
 
 
-class TurnTimer:
-    """The task of one server process that hands expired turns to bots."""
+class TurnTimer(Periodic):
+    """The task of one server process that hands expired turns to bots (its first look is at once:
+    deadlines that expired while the server was down)."""
 
-    def __init__(self, service: "TablesService", expire: Expire, *, interval: float = 1.0):
+    name = "tabula-turn-timer"
+
+    def __init__(self, service: Deadlines, expire: Expire, *, interval: float = 1.0):
+        super().__init__(interval)
         self.service = service
         self.expire = expire
-        self.interval = interval
-        self._task: asyncio.Task | None = None
 
-    async def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._loop(), name="tabula-turn-timer")
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-            self._task = None
+    async def round(self) -> int:
+        return await self.check()
 
     async def check(self, at: datetime | None = None) -> int:
         """Hands every expired turn to bots; returns how many tables changed hands."""
-        at = at or datetime.now(timezone.utc)
-        async with self.service.autocommit.connect() as conn:
-            expired = (await conn.execute(_EXPIRED_SQL, {"now": at})).all()
         changed = 0
-        for row in expired:
+        for row in await self.service.expired_deadlines(at or datetime.now(timezone.utc)):
             try:
                 if await self.expire(self.service, row.id, row.version):
                     changed += 1
             except Exception:  # one broken table must not stop the timer of the others
                 log.exception("turn timer of table %s failed", row.id)
         return changed
-
-    async def _loop(self) -> None:
-        while True:  # the first look is at once: deadlines that expired while the server was down
-            try:
-                await self.check()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("turn timer round failed")
-            await asyncio.sleep(self.interval)

@@ -3,6 +3,7 @@ process, for speed), server subprocesses where the point is processes, and a dat
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from collections.abc import Iterator
@@ -49,7 +50,9 @@ class LiveServer:
 
 
 class ThreadServer:
-    def __init__(self, settings: Settings, port: int):
+    def __init__(self, settings: Settings, port: int, rate_limits: bool = False):
+        # One client (the tests) makes every table and move: the per-client limits are tested on their own.
+        settings = dataclasses.replace(settings, rate_limits=rate_limits)
         config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning",
                                 lifespan="on", ws_ping_interval=None,
                                 timeout_graceful_shutdown=2)

@@ -19,7 +19,8 @@ from sqlalchemy import text
 from app.config import Settings
 from app.db import make_async_engine, make_sync_engine, migrate
 from app.main import served_games
-from app.services.bots import BotRunner, bot_seed, decide, seat_levels
+from app.services.bot_seats import seat_levels
+from app.services.bots import BotRunner, bot_seed, decide
 from app.services.errors import BadRequest
 from app.services.tables import TablesService, replay_problem
 from games import ALL_GAMES, REGISTRY

@@ -6,7 +6,7 @@ latency (move sent -> the opponent holds the new version) and the mean patch siz
 The benchmark itself uses tests/bench/driver.js (node, the peer's exact phases and metrics, wire bytes
 metered frame by frame); this one needs only the project's venv, for a quick look without node.
 
-    TABULA_BENCHMARK=1 DATABASE_URL=postgresql://... tabula serve --port 8000 &
+    TABULA_BENCHMARK=1 TABULA_RATE_LIMITS=0 DATABASE_URL=postgresql://... tabula serve --port 8000 &
     .venv/bin/python -m tests.bench.loadtest --url http://127.0.0.1:8000 --tables 50
 """
 

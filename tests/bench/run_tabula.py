@@ -83,6 +83,7 @@ class Server:
     def __init__(self, database_url: str, log_path: Path, workdir: Path, extra_env: dict[str, str] | None = None):
         self.port = free_port()
         env = {**os.environ, "DATABASE_URL": database_url, "TABULA_BENCHMARK": "1", "PYTHONPATH": str(ROOT),
+               "TABULA_RATE_LIMITS": "0",  # every simulated player comes from this one machine
                **(extra_env or {})}
         self.log = open(log_path, "ab")
         self.proc = subprocess.Popen(

@@ -1,0 +1,144 @@
+"""Clean process life: a real server (`python -m app serve`) that has started its bot worker process (and,
+with it, multiprocessing's resource tracker) leaves no process of its tree behind within 5 s of a SIGTERM,
+whether the signal goes to the server alone or to its whole process group (what `timeout`, Ctrl-C and
+systemd do), and its workers notice a `kill -9` of the server and exit within 5 s."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from contextlib import ExitStack
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from tests.processes import ROOT, free_port
+
+GRACE = 5.0  # seconds the issue allows the whole tree to be gone
+
+
+def children_of(pid: int) -> list[int]:
+    """Every process whose parent is `pid`, from /proc."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        # pid (comm) state ppid ...: the command may hold spaces and parentheses, so split after the last ")".
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+            found.append(int(entry.name))
+    return found
+
+
+def tree(pid: int) -> set[int]:
+    """`pid` and all its descendants."""
+    found, todo = set(), [pid]
+    while todo:
+        current = todo.pop()
+        found.add(current)
+        todo.extend(children_of(current))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"  # a zombie has ended; only its parent's wait is missing
+
+
+def survivors(pids: set[int], grace: float = GRACE) -> set[int]:
+    """The processes of `pids` still running after `grace` seconds (looked at until they are all gone)."""
+    deadline = time.monotonic() + grace
+    while True:
+        left = {pid for pid in pids if alive(pid)}
+        if not left or time.monotonic() > deadline:
+            return left
+
+
+class BotServer:
+    """A server in its own process group with a table of bots playing, so that its bot worker runs."""
+
+    def __init__(self, workdir: Path):
+        self.port = free_port()
+        self.sockets = ExitStack()
+        self.log = workdir / f"server-{self.port}.log"
+        env = {**os.environ, "DATABASE_URL": f"sqlite:///{workdir / 'life.db'}", "PYTHONPATH": str(ROOT),
+               "TABULA_BOT_DELAY": "0.01-0.02", "TABULA_BOT_WORKERS": "1"}
+        with open(self.log, "ab") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "app", "serve", "--port", str(self.port), "--log-level", "warning"],
+                cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+
+    def start_bots(self) -> set[int]:
+        """Waits until the server answers and its bot worker has played; returns the process tree."""
+        base = f"http://127.0.0.1:{self.port}"
+        deadline = time.monotonic() + 60
+        table = key = None
+        while time.monotonic() < deadline:
+            assert self.proc.poll() is None, self.log.read_text()
+            try:
+                if table is None:
+                    r = httpx.post(base + "/api/tables", timeout=5,
+                                   json={"game": "cesar_cleopatre", "players": 2, "bots": ["novice", "novice"]})
+                    table, key = r.json()["id"], r.json()["spectator_key"]
+                elif httpx.get(f"{base}/api/tables/{table}", timeout=5).json()["version"] >= 3 \
+                        and len(tree(self.proc.pid)) >= 3:  # the server, its bot worker, the resource tracker
+                    # Spectators stay connected through the shutdown, on the JSON and on the page's socket.
+                    for path in ("", "/html"):
+                        self.sockets.enter_context(
+                            connect(f"ws://127.0.0.1:{self.port}/ws/tables/{table}{path}?spectate={key}"))
+                    return tree(self.proc.pid)
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise AssertionError(f"the bots did not start: {self.log.read_text()}")
+
+    def clean_up(self, pids: set[int]) -> None:
+        self.sockets.close()
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        self.proc.wait(timeout=10)
+
+
+@pytest.fixture
+def server(tmp_path):
+    started = BotServer(tmp_path)
+    yield started
+    started.clean_up(tree(started.proc.pid) | {started.proc.pid})
+
+
+@pytest.mark.parametrize("to", ["server", "process group"])
+def test_sigterm_leaves_no_process_of_the_server_tree(server, to):
+    pids = server.start_bots()
+    if to == "server":
+        server.proc.send_signal(signal.SIGTERM)
+    else:
+        os.killpg(server.proc.pid, signal.SIGTERM)
+    server.proc.wait(timeout=30)
+    left = survivors(pids)
+    server.clean_up(left)
+    assert not left, f"still running {GRACE} s after SIGTERM: {sorted(left)}"
+    log = server.log.read_text()
+    assert "leaked semaphore" not in log and "Traceback" not in log, log
+
+
+def test_workers_exit_when_the_server_is_killed(server):
+    pids = server.start_bots()
+    server.proc.kill()
+    server.proc.wait(timeout=10)
+    left = survivors(pids)
+    server.clean_up(left)
+    assert not left, f"still running {GRACE} s after the server's kill -9: {sorted(left)}"
