@@ -258,12 +258,14 @@ class InProcessSite:
         return self.app.state.service
 
     async def table(self, slug: str, players: int, options: dict[str, Any] | None = None,
-                    seed: int | None = None) -> tuple[str, list[Viewer]]:
-        """A full table (the seed chosen when given), its seats' viewers and the spectator's."""
+                    seed: int | None = None, joined=None) -> tuple[str, list[Viewer]]:
+        """A full table (the seed chosen when given), its seats' viewers and the spectator's. `joined(table_id,
+        viewers)`: called after each seat is taken (the spectator first), while the table fills."""
         r = await self.http.post("/api/tables", json={"game": slug, "players": players, "options": options or {}})
         assert r.status_code == 201, r.text
         body = r.json()
         table_id = body["id"]
+        spectator = Viewer(None, body["spectator_key"])
         viewers = []
         for n in range(players):
             if n == players - 1 and seed is not None:  # the game is set up from the seed at the last join
@@ -273,7 +275,9 @@ class InProcessSite:
                                                                            "name": f"P{n}"})
             assert r.status_code == 201, r.text
             viewers.append(Viewer(n, r.json()["token"]))
-        viewers.append(Viewer(None, body["spectator_key"]))
+            if joined is not None:
+                await joined(table_id, [spectator, *viewers])
+        viewers.append(spectator)
         return table_id, viewers
 
     async def get_page(self, table_id: str, viewer: Viewer, lang: str = "en") -> str:
@@ -335,11 +339,16 @@ async def play_checked(site: InProcessSite, slug: str, players: int, options: di
                        policy_seed: int, lang: str = "en") -> int:
     """Plays a game to its end through the page's forms, every seat and a spectator on the page's socket;
     after every action each live page must equal a fresh one. Returns the number of actions."""
-    table_id, viewers = await site.table(slug, players, options, seed)
-    for viewer in viewers:
-        await site.connect(table_id, viewer, lang)
-    await settle()  # the presence of the new sockets is written and shown
-    await assert_live_equals_reload(site, table_id, viewers, "after connecting", lang)
+    async def joined(table_id: str, viewers: list[Viewer]) -> None:
+        """Each reader opens the page as soon as it has a seat (the spectator at once): the waiting room
+        fills, then the game starts, live."""
+        for viewer in viewers:
+            if viewer.socket is None:
+                await site.connect(table_id, viewer, lang)
+        await settle()  # the presence of the new sockets is written and shown
+        await assert_live_equals_reload(site, table_id, viewers, f"{len(viewers) - 1} seat(s) taken", lang)
+
+    table_id, viewers = await site.table(slug, players, options, seed, joined)
     game = site.service.game(slug)
     holder = {"rng": rng.seed_state(policy_seed)}
     actions = 0
