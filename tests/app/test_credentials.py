@@ -17,7 +17,6 @@ from app.services.credentials import well_formed
 
 from .client import create, create_full
 
-pytestmark = pytest.mark.asyncio
 
 # A real credential is URL-safe base64 (secrets.token_urlsafe). None of these is one.
 MALFORMED = ["é", "Jérôme", "tok\u00a0en", "x" * 5000, "a\x00b", "\u2603" * 8]
