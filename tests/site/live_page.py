@@ -86,58 +86,48 @@ def parse(html: str) -> Node:
     return builder.root
 
 
-class _Extent(HTMLParser):
-    """Where the element starting at the beginning of the fed text ends (its end offset), and the top-level
-    elements of a message."""
+# A tag, a comment or a doctype; attribute values may hold ">" only inside quotes.
+_TAG = re.compile(r"""<!--.*?-->|<!.*?>|<(/?)([A-Za-z][A-Za-z0-9:-]*)(?:"[^"]*"|'[^']*'|[^'">])*?(/?)>""", re.S)
+_RAW_TEXT = ("script", "style", "textarea", "title")
 
-    class Done(Exception):
-        pass
+
+class _Extent:
+    """Where the top-level elements of a piece of HTML start and end (offsets), found by scanning its tags: the
+    whole-page scans of the property test made Python's HTMLParser most of its running time."""
 
     def __init__(self, text: str, stop_at_first: bool) -> None:
-        super().__init__(convert_charrefs=True)
         self.text = text
         self.stop_at_first = stop_at_first
-        self.depth = 0
         self.starts: list[int] = []
         self.ends: list[int] = []
-        self._line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
-
-    def _offset(self) -> int:
-        line, col = self.getpos()
-        return self._line_starts[line - 1] + col
-
-    def _closed(self, end: int) -> None:
-        self.ends.append(end)
-        if self.stop_at_first:
-            raise self.Done
-
-    def handle_starttag(self, tag, attrs):
-        if self.depth == 0:
-            self.starts.append(self._offset())
-        if tag in VOID:
-            if self.depth == 0:
-                self._closed(self._offset() + len(self.get_starttag_text()))
-            return
-        self.depth += 1
-
-    def handle_startendtag(self, tag, attrs):
-        if self.depth == 0:
-            self.starts.append(self._offset())
-            self._closed(self._offset() + len(self.get_starttag_text()))
-
-    def handle_endtag(self, tag):
-        if tag in VOID:
-            return
-        self.depth -= 1
-        if self.depth == 0:
-            self._closed(self.text.index(">", self._offset()) + 1)
 
     def run(self) -> "_Extent":
-        try:
-            self.feed(self.text)
-            self.close()
-        except self.Done:
-            pass
+        depth, at = 0, 0
+        while (m := _TAG.search(self.text, at)) is not None:
+            at = m.end()
+            closing, tag = m.group(1), (m.group(2) or "").lower()
+            if not tag:  # a comment or a doctype
+                continue
+            if closing:
+                depth -= 1
+                if depth == 0:
+                    self.ends.append(m.end())
+                    if self.stop_at_first:
+                        break
+                continue
+            if depth == 0:
+                self.starts.append(m.start())
+            if tag in VOID or m.group(3):
+                if depth == 0:
+                    self.ends.append(m.end())
+                    if self.stop_at_first:
+                        break
+                continue
+            depth += 1
+            if tag in _RAW_TEXT:  # its text is not markup: go straight to its end tag
+                end = re.compile(rf"</{tag}\s*>", re.I).search(self.text, at)
+                assert end is not None, f"<{tag}> is never closed"
+                at = end.start()
         return self
 
 
