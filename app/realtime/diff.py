@@ -59,9 +59,11 @@ def view_patch(old: Any, new: Any, memo: PatchMemo | None = None) -> list[dict[s
     return ops
 
 
-def patch_message(old_version: int, version: int, ops: list[dict[str, Any]], memo: PatchMemo | None = None) -> str:
-    """`{"type":"patch","from":..,"version":..,"patch":[..]}`, the same text as encoding it whole, with
-    each op encoded once per memo however many seats share it."""
+def patch_message(old_version: int, version: int, ops: list[dict[str, Any]], memo: PatchMemo | None = None,
+                  ack: Any = None) -> str:
+    """`{"type":"patch","from":..,"version":..,"patch":[..]}` (plus `"ack":ID` when it acknowledges the
+    action with that request id), the same text as encoding it whole, with each op encoded once per memo
+    however many seats share it."""
     texts = memo.texts if memo is not None else {}
     parts = []
     for op in ops:
@@ -70,7 +72,8 @@ def patch_message(old_version: int, version: int, ops: list[dict[str, Any]], mem
             # The op is kept with its text: while the memo lives, no other op can take its id.
             known = texts[id(op)] = (op, _dumps(op))
         parts.append(known[1])
-    return f'{{"type":"patch","from":{old_version},"version":{version},"patch":[{",".join(parts)}]}}'
+    acknowledged = "" if ack is None else f',"ack":{_dumps(ack)}'
+    return f'{{"type":"patch","from":{old_version},"version":{version},"patch":[{",".join(parts)}]{acknowledged}}}'
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -19,7 +19,6 @@ See PROTOCOL.md for the messages.
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import gc
 import json
 import logging
@@ -77,15 +76,12 @@ _GC_PAUSES = _GcPauses()
 @dataclass(eq=False)
 class InlineAck:
     """An action sent with `"ack": "patch"` (PROTOCOL.md): its connection learns that it was committed from
-    the patch that brings it the move, which carries `"ack": ID`, instead of from a message of its own."""
+    the patch that brings it the move, which carries `"ack": ID`, instead of from a message of its own.
+    Passed to `TablesService.act` as `acknowledge`, which hands it to the commit hooks."""
 
     conn: "Connection"
-    id_json: str
+    id: Any
     delivered: bool = False
-
-
-# Set by the websocket handler around `TablesService.act`; read where that action's patch is sent.
-INLINE_ACK: contextvars.ContextVar[InlineAck | None] = contextvars.ContextVar("tabula_inline_ack", default=None)
 
 
 class Connection:
@@ -197,7 +193,8 @@ class Channel:
                 view = self.views[conn.seat] = self.hub.service.client_view(self.snapshot, conn.seat)
             await conn.full(self.snapshot.version, view)
 
-    async def advance(self, version: int | None, snap: Snapshot | None = None) -> None:
+    async def advance(self, version: int | None, snap: Snapshot | None = None,
+                      acknowledge: InlineAck | None = None) -> None:
         """Bring every connection to `version` (or to whatever is current when None)."""
         async with self.lock:
             if version is not None and self.snapshot is not None and version <= self.snapshot.version:
@@ -206,9 +203,9 @@ class Channel:
                 snap = await (self.hub.service.current(self.table_id) if version is None
                               else self.hub.service.at_least(self.table_id, version))
             if self.snapshot is None or snap.version > self.snapshot.version:
-                await self._advance_to(snap)
+                await self._advance_to(snap, acknowledge)
 
-    async def _advance_to(self, snap: Snapshot) -> None:
+    async def _advance_to(self, snap: Snapshot, inline: InlineAck | None = None) -> None:
         service = self.hub.service
         timings = service.timings
         old = self.snapshot
@@ -216,7 +213,6 @@ class Channel:
         revalidate = old is None or old.status == LOBBY or snap.seat_hashes != old.seat_hashes
         memo = PatchMemo()
         shared: dict[Any, Any] = {}  # renders of this change that connections share (app/pages/socket.py)
-        inline = INLINE_ACK.get()
         for seat, group in list(self.conns.items()):
             if revalidate:
                 for conn in list(group):
@@ -242,7 +238,7 @@ class Channel:
                 for conn in list(group):
                     if inline is not None and conn is inline.conn and not inline.delivered:
                         inline.delivered = True  # the acting connection: its acknowledgement rides along
-                        await conn.send(f'{patch()[:-1]},"ack":{inline.id_json}}}')
+                        await conn.send(patch(inline.id))
                     else:
                         await conn.changed(snap.version, new_view, patch, shared)
             timings.add("push", perf_counter() - sending)
@@ -266,14 +262,20 @@ class Channel:
 
 
 def _lazy_patch(from_version: int, version: int, previous: dict[str, Any], new: dict[str, Any],
-                memo: PatchMemo) -> Callable[[], str]:
-    """The patch message of one seat, computed on first use (only JSON sockets use it) and then kept."""
-    made: list[str] = []
+                memo: PatchMemo) -> Callable[..., str]:
+    """The patch message of one seat, computed on first use (only JSON sockets use it) and then kept;
+    `patch(ack)` is the same message acknowledging the action with request id `ack`."""
+    ops: list[list[dict[str, Any]]] = []
+    made: dict[Any, str] = {}
 
-    def patch() -> str:
-        if not made:
-            made.append(patch_message(from_version, version, view_patch(previous, new, memo), memo))
-        return made[0]
+    def patch(ack: Any = None) -> str:
+        key = None if ack is None else compact(ack)
+        text = made.get(key)
+        if text is None:
+            if not ops:
+                ops.append(view_patch(previous, new, memo))
+            text = made[key] = patch_message(from_version, version, ops[0], memo, ack)
+        return text
 
     return patch
 
@@ -342,11 +344,11 @@ class Hub:
 
     # ----------------------------------------------------------------------------- table changes
 
-    async def committed(self, snap: Snapshot) -> None:
+    async def committed(self, snap: Snapshot, acknowledge: InlineAck | None = None) -> None:
         """Called by the service right after a commit in this process: deliver here, tell the others."""
         channel = self.channels.get(snap.id)
         if channel is not None:
-            await channel.advance(snap.version, snap)
+            await channel.advance(snap.version, snap, acknowledge)
         self.publisher.publish_version(snap.id, snap.version)
 
     async def _received(self, payload: str) -> None:

@@ -12,7 +12,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from ..i18n import pick_lang
 from ..pages.socket import PageConnection
-from ..realtime.hub import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, INLINE_ACK, Connection, Hub, InlineAck
+from ..realtime.hub import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, Connection, Hub, InlineAck
 from ..services.errors import Conflict, NotFound, ServiceError
 from ..services.tables import TablesService, compact
 from ..web.bodies import BadJSON, parse_json
@@ -158,16 +158,14 @@ async def _handle(service: TablesService, hub: Hub, conn: Connection, raw: str) 
     elif kind == "act":
         request_id = msg.get("id")
         # "ack": "patch": acknowledged inside the patch that carries the move (one message, not two).
-        inline = InlineAck(conn, compact(request_id)) if msg.get("ack") == "patch" and request_id is not None \
-            else None
+        inline = InlineAck(conn, request_id) if msg.get("ack") == "patch" and request_id is not None else None
         if conn.seat is None:
             reply = {"type": "error", "status": 403, "error": "Spectators cannot act."}
         else:
-            token = INLINE_ACK.set(inline)
             try:
                 await rate_limits(conn.ws).action(conn.table_id, conn.token_hash or "")
                 version = await service.act(conn.table_id, None, msg.get("version"), msg.get("action"),
-                                            token_hash=conn.token_hash)
+                                            token_hash=conn.token_hash, acknowledge=inline)
                 reply = {"type": "ack", "version": version}
             except RateLimited as e:
                 reply = {"type": "error", "status": 429, "error": e.en, "retry_after": e.retry_after}
@@ -175,8 +173,6 @@ async def _handle(service: TablesService, hub: Hub, conn: Connection, raw: str) 
                 reply = {"type": "error", "status": e.status, **e.body()}
             except ServiceError as e:
                 reply = {"type": "error", "status": e.status, "error": e.message}
-            finally:
-                INLINE_ACK.reset(token)
         if inline is not None and inline.delivered and reply["type"] == "ack":
             return
         if request_id is not None:

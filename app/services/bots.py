@@ -232,7 +232,7 @@ class BotRunner:
 
     # --------------------------------------------------------------------------------- waking
 
-    async def committed(self, snap: Snapshot) -> None:
+    async def committed(self, snap: Snapshot, acknowledge: Any = None) -> None:
         """The commit hook: a new version may leave a bot to act; a game over needs nothing kept."""
         if snap.status != PLAYING:
             self._seeds.pop(snap.id, None)

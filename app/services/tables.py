@@ -234,7 +234,9 @@ _SEATS_SQL = text(
 )
 
 
-CommitHook = Callable[[Snapshot], Awaitable[None]]
+# A commit hook gets the new snapshot and, for an action, what its caller passed as `acknowledge` (opaque here:
+# the hub uses it to acknowledge the action inside the patch that carries it).
+CommitHook = Callable[[Snapshot, Any], Awaitable[None]]
 
 
 class Timings:
@@ -288,9 +290,9 @@ class TablesService:
             self._table_locks[table_id] = lock
         return lock
 
-    async def _publish(self, snap: Snapshot) -> None:
+    async def _publish(self, snap: Snapshot, acknowledge: Any = None) -> None:
         for hook in self.on_commit:
-            await hook(snap)
+            await hook(snap, acknowledge)
 
     def client_view(self, snap: Snapshot, seat: int | None) -> dict[str, Any]:
         """What one seat (None: a spectator) sees of the table at this version: public table facts and
@@ -516,7 +518,7 @@ class TablesService:
     # ----------------------------------------------------------------------------- the write path
 
     async def act(self, table_id: str, credential: str | None, version: Any, action: Any, *,
-                  token_hash: str | None = None) -> int:
+                  token_hash: str | None = None, acknowledge: Any = None) -> int:
         """Applies one action for the seat holding `credential` (or `token_hash`) if the table is still at
         `version`; returns the new version once it is committed and published.
 
@@ -547,7 +549,7 @@ class TablesService:
             new_snap, params = self._apply(snap, seat, action)
             # The commit and the push go on even if this caller goes away meanwhile: a committed move is
             # always published.
-            await asyncio.shield(self._commit(new_snap, params, seat))
+            await asyncio.shield(self._commit(new_snap, params, seat, acknowledge))
         return new_snap.version
 
     def _apply(self, snap: Snapshot, seat: int, action: dict[str, Any]) -> tuple[Snapshot, dict[str, Any]]:
@@ -585,7 +587,7 @@ class TablesService:
         self.timings.add("engine", time.perf_counter() - started)
         return new_snap, params
 
-    async def _commit(self, new_snap: Snapshot, params: dict[str, Any], seat: int) -> None:
+    async def _commit(self, new_snap: Snapshot, params: dict[str, Any], seat: int, acknowledge: Any = None) -> None:
         started = time.perf_counter()
         written = await self.committer.write(params)
         committed = time.perf_counter()
@@ -595,7 +597,7 @@ class TablesService:
             raise Conflict("The table has moved on since that version; here is the current view.",
                            snap.version, self.client_view(snap, seat))
         self.cache.put(new_snap)
-        await self._publish(new_snap)
+        await self._publish(new_snap, acknowledge)
         self.timings.add("publish", time.perf_counter() - committed)
         self.timings.moves += 1
 
