@@ -25,6 +25,8 @@
 | `TABULA_LIMIT_ACTIONS` | actions one seat may submit | `10/second` |
 | `TABULA_LIMIT_LOGINS` | admin login attempts from one client | `5/minute` |
 | `TABULA_MAX_SOCKETS` | websocket connections one client may hold open at once | 32 |
+| `TABULA_METRICS` | `1` serves Prometheus metrics at `/metrics` (app/observability.py) | off |
+| `TABULA_LOG_FORMAT` | `json` writes the logs as one JSON object per line, with request and table ids | text |
 
 A client is its address as the server sees it: `tabula serve` takes `X-Forwarded-For` from a reverse proxy on
 the same machine (127.0.0.1); a proxy elsewhere makes every player share its limits. Each server process
@@ -84,6 +86,8 @@ class Settings:
     limit_actions: str = "10/second"
     limit_logins: str = "5/minute"
     max_sockets: int = 32
+    metrics: bool = False
+    log_format: str = "text"
 
     @classmethod
     def from_env(cls) -> "Settings":
@@ -111,6 +115,8 @@ class Settings:
             limit_actions=os.environ.get("TABULA_LIMIT_ACTIONS") or "10/second",
             limit_logins=os.environ.get("TABULA_LIMIT_LOGINS") or "5/minute",
             max_sockets=int(os.environ.get("TABULA_MAX_SOCKETS") or 32),
+            metrics=_flag("TABULA_METRICS"),
+            log_format=(os.environ.get("TABULA_LOG_FORMAT") or "text").strip().lower(),
         )
 
     @property

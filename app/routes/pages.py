@@ -20,6 +20,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 import games
 
+from .. import observability
 from ..config import project_root
 from ..i18n import LANG_COOKIE, pick_lang, service_message, translator
 from ..pages.render import ENV, PageState, context
@@ -64,6 +65,7 @@ def _message(request: Request, status: int, en: str, fr: str) -> HTMLResponse:
 
 
 def _problem(request: Request, exc: ServiceError) -> HTMLResponse:
+    observability.error(type(exc))
     return _render(request, "message.html", status=exc.status,
                    message=clip_echo(service_message(exc.message, lang_of(request))))
 
@@ -116,19 +118,6 @@ async def home(request: Request) -> HTMLResponse:
             mine.append({**summary, "you": ident.seat})
     mine.sort(key=lambda t: t["created_at"] or "", reverse=True)
     return _render(request, "home.html", games=listed, mine=mine[:8])
-
-
-@router.get("/healthz")
-async def healthz(request: Request) -> Response:
-    from sqlalchemy import text
-
-    try:
-        async with request.app.state.engine.connect() as conn:
-            await conn.execute(text("SELECT 1"))
-    except Exception:
-        return Response('{"status":"unavailable","database":false}', status_code=503,
-                        media_type="application/json")
-    return Response('{"status":"ok","database":true}', media_type="application/json")
 
 
 def _options_from_form(game: games.Game, form: Any) -> dict[str, Any]:

@@ -270,6 +270,8 @@ class TablesService:
         self._table_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._write_lock = asyncio.Lock()  # SQLite: one writer per process
         self.on_commit: list[CommitHook] = []
+        # Called with (game, seconds the commit took) after each move's commit (app/observability.py).
+        self.on_move: list[Callable[[str, float], None]] = []
         self.committer = GroupCommitter(self._write_many)
         self.timings = Timings()
 
@@ -594,6 +596,8 @@ class TablesService:
             snap = await self._load(new_snap.id)
             raise Conflict("The table has moved on since that version; here is the current view.",
                            snap.version, self.client_view(snap, seat))
+        for observe in self.on_move:
+            observe(new_snap.game, committed - started)
         self.cache.put(new_snap)
         await self._publish(new_snap)
         self.timings.add("publish", time.perf_counter() - committed)
@@ -735,6 +739,12 @@ class TablesService:
                                          .order_by(SEATS.c.table_id, SEATS.c.number))).all():
                 seats[s.table_id].append({"number": s.number, "name": s.name, "connected": bool(s.connected)})
         return seats
+
+    async def count_by_status(self) -> dict[str, int]:
+        """How many tables have each status (for the server's figures)."""
+        async with self.autocommit.connect() as conn:
+            rows = (await conn.execute(select(TABLES.c.status, func.count()).group_by(TABLES.c.status))).all()
+        return {status: n for status, n in rows}
 
     async def table_ids(self) -> list[str]:
         async with self.autocommit.connect() as conn:
