@@ -50,6 +50,7 @@ from .bot_seats import bot_names, hidden_token_hash, seat_levels
 from .commits import GroupCommitter
 from .credentials import KEY_BYTES, TOKEN_BYTES, hash_token, same_secret, well_formed
 from .errors import BadRequest, Conflict, EngineFailure, Forbidden, Illegal, NotFound
+from .records import make_record, replay_record
 from .timers import MAX_TURN_SECONDS, turn_deadline
 
 log = logging.getLogger("tabula.tables")
@@ -749,6 +750,78 @@ class TablesService:
     async def table_ids(self) -> list[str]:
         async with self.autocommit.connect() as conn:
             return list((await conn.execute(select(TABLES.c.id).order_by(TABLES.c.created_at, TABLES.c.id))).scalars())
+
+    # ------------------------------------------------------------------------------ game records
+
+    async def records(self, only: Sequence[str] | None = None) -> list[dict[str, Any]]:
+        """The game records (app/services/records.py) of every finished table, or of the ended tables named
+        in `only` (a table still in play has no record: its seed is secret). Oldest first."""
+        wanted = select(TABLES).order_by(TABLES.c.created_at, TABLES.c.id)
+        async with self.autocommit.connect() as conn:
+            if only:
+                rows = (await conn.execute(wanted.where(TABLES.c.id.in_(list(only))))).mappings().all()
+                found = {r["id"]: r for r in rows}
+                for table_id in only:
+                    if table_id not in found:
+                        raise NotFound(f"There is no table {table_id!r}.")
+                    if found[table_id]["status"] not in ENDED:
+                        raise Conflict(f"The table {table_id!r} is still in play: only ended games have records.")
+            else:
+                rows = (await conn.execute(wanted.where(TABLES.c.status == FINISHED))).mappings().all()
+            ids = [r["id"] for r in rows]
+            seats = (await conn.execute(select(SEATS).where(SEATS.c.table_id.in_(ids))
+                                        .order_by(SEATS.c.number))).mappings().all()
+            actions = (await conn.execute(select(ACTIONS).where(ACTIONS.c.table_id.in_(ids))
+                                          .order_by(ACTIONS.c.version))).mappings().all()
+            changes = (await conn.execute(select(SEAT_CHANGES).where(SEAT_CHANGES.c.table_id.in_(ids))
+                                          .order_by(SEAT_CHANGES.c.version, SEAT_CHANGES.c.seat))).mappings().all()
+        by_table: dict[str, dict[str, list[dict[str, Any]]]] = {i: {"s": [], "a": [], "c": []} for i in ids}
+        for s in seats:
+            by_table[s["table_id"]]["s"].append({**s, "bot": s["bot_level"]})
+        for a in actions:
+            by_table[a["table_id"]]["a"].append({**a, "action": json.loads(a["action"]), "at": _iso(a["created_at"])})
+        for c in changes:
+            by_table[c["table_id"]]["c"].append({**c, "at": _iso(c["created_at"])})
+        return [make_record({**r, "options": r["options"] if isinstance(r["options"], dict) else json.loads(r["options"]),
+                             **{k: _iso(r[k]) for k in ("created_at", "started_at", "finished_at")}},
+                            by_table[r["id"]]["s"], by_table[r["id"]]["a"], by_table[r["id"]]["c"])
+                for r in rows]
+
+    async def load_record(self, record: Any) -> bool:
+        """Loads a game record exported by another server (checked first: BadRecord says what is wrong);
+        False when a table with its id is already here. Its seats get tokens nobody holds (the game is over)
+        and the table new invite and spectator keys."""
+        state = replay_record(self.games, record)
+        at = now()
+
+        def when(value: str | None) -> datetime | None:
+            return None if value is None else datetime.fromisoformat(value)
+
+        async with self._writer() as conn:
+            if (await conn.execute(select(TABLES.c.id).where(TABLES.c.id == record["id"]))).first():
+                return False
+            await conn.execute(insert(TABLES).values(
+                id=record["id"], game=record["game"], players=record["players"], options=record["options"],
+                seed=record["seed"], status=record["status"], version=record["version"],
+                rules_version=record["rules_version"], state=state, invite_key=secrets.token_urlsafe(KEY_BYTES),
+                spectator_key=secrets.token_urlsafe(KEY_BYTES), spectators=0, turn_timer=record["turn_timer"],
+                created_at=when(record["created_at"]) or at, updated_at=at,
+                started_at=when(record["started_at"]), finished_at=when(record["finished_at"])))
+            await conn.execute(insert(SEATS), [
+                {"table_id": record["id"], "number": s["number"], "name": s["name"], "connected": False,
+                 "token_hash": hidden_token_hash(), "joined_at": None, "bot_level": s["bot"], "bot_takeover": False}
+                for s in record["seats"]])
+            if record["actions"]:
+                await conn.execute(insert(ACTIONS), [
+                    {"table_id": record["id"], "version": a["version"], "seat": a["seat"],
+                     "action": canonical_action(a["action"]), "created_at": when(a["at"]) or at}
+                    for a in record["actions"]])
+            if record["seat_changes"]:
+                await conn.execute(insert(SEAT_CHANGES), [
+                    {"table_id": record["id"], "version": c["version"], "seat": c["seat"], "kind": c["kind"],
+                     "reason": c["reason"], "level": c["level"], "created_at": when(c["at"]) or at}
+                    for c in record["seat_changes"]])
+        return True
 
     # -------------------------------------------------------------------------- the bots and timers
 

@@ -13,8 +13,10 @@ import games
 from .hardening import Seated, seat_to_act
 
 
-def bot_table(http: httpx.Client, game: str, players: int = 2) -> str:
-    """A table of novice bots (it starts at once and plays itself to the end)."""
+def bot_table(http: httpx.Client, game: str, players: int | None = None) -> str:
+    """A table of novice bots (it starts at once and plays itself to the end); the game's fewest players
+    unless told."""
+    players = players or games.REGISTRY[game].min_players
     r = http.post("/api/tables", json={"game": game, "players": players, "bots": ["novice"] * players})
     assert r.status_code == 201, r.text
     return r.json()["id"]
