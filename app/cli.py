@@ -68,7 +68,8 @@ def main(argv: list[str] | None = None) -> int:
         # the clients reconnect, to another process behind the proxy, and resync by version), lets the
         # requests in flight finish (a move under way is committed and published), then shuts down.
         uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level=args.log_level,
-                    proxy_headers=True, forwarded_allow_ips="127.0.0.1", timeout_graceful_shutdown=10, **extra)
+                    proxy_headers=True, forwarded_allow_ips=settings.trusted_proxies, timeout_graceful_shutdown=10,
+                    **extra)
         return 0
     if args.command == "migrate":
         from .db import migrate
