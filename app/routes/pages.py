@@ -461,7 +461,7 @@ async def admin_page(request: Request) -> Response:
     settings = request.app.state.settings
     return _render(request, "admin.html", tables=await service.listing(), games=_served(request),
                    stale=await request.app.state.cleanup.preview(), figures=await observability.figures(request.app),
-                   audit=await service.audit_log(), levels=list(LEVELS), takeover_level=settings.takeover_level,
+                   audit=await service.audit_log(), takeover_level=settings.takeover_level,
                    lobby_expiry_hours=settings.lobby_expiry_hours, abandon_days=settings.abandon_days)
 
 

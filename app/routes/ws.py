@@ -118,6 +118,7 @@ async def table_html_socket(ws: WebSocket, table_id: str) -> None:
             if message["type"] == "websocket.disconnect":
                 break
             conn.last_seen = _now()  # the page answers every ping (any message counts)
+            observability.socket_message("in", message.get("text") or "")
     except WebSocketDisconnect:
         pass
     finally:
