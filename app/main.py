@@ -20,7 +20,8 @@ from games.core.bots import Budget
 from . import observability
 from .config import Settings, project_root
 from .db import make_async_engine, migrate_async
-from .observability import RequestIds, migration_head
+from .observability import RequestIds
+from .routes.ops import migration_head
 from .realtime.hub import Hub
 from .services.errors import ServiceError
 from .services.bots import BotRunner, check_level, expire
@@ -152,9 +153,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         detail = exc.detail if isinstance(exc.detail, str) else "Error."
         return JSONResponse({"error": detail}, status_code=exc.status_code, headers=exc.headers)
 
-    from .routes import api, pages, ws
+    from .routes import api, ops, pages, ws
 
-    app.include_router(observability.router)
+    app.include_router(ops.router)
     app.include_router(api.router)
     api.complete_openapi(app)
     app.include_router(ws.router)

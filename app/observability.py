@@ -1,6 +1,6 @@
-"""Watching a running server: Prometheus metrics, structured logs with a request and table id, and the
-health (`/healthz`: the process answers) and readiness (`/readyz`: the database answers and its schema is
-at the migrations' head) checks.
+"""Watching a running server: Prometheus metrics and structured logs with a request and table id (the
+routes `/metrics`, `/healthz` and `/readyz` are in app/routes/ops.py). Light to import: the bot workers
+load it with the bots.
 
 The metrics live in prometheus-client's process-wide registry, as that library means them to: the code
 that does the work counts it (a commit, a bot decision, a websocket message, an error) with one call here.
@@ -19,14 +19,9 @@ import secrets
 from datetime import datetime, timezone
 from typing import Any
 
-from alembic.script import ScriptDirectory
-from fastapi import APIRouter, Request
-from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, Counter, Gauge, Histogram, generate_latest
-from sqlalchemy import text
-from starlette.responses import JSONResponse, Response
+from prometheus_client import REGISTRY, Counter, Gauge, Histogram
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from .config import Settings
 from .models import STATUSES
 
 # ------------------------------------------------------------------------------------------ metrics
@@ -88,54 +83,6 @@ async def figures(app: Any) -> dict[str, Any]:
         "messages_in": int(_sample("tabula_websocket_messages_total", direction="in")),
         "errors": dict(sorted(errors.items())),
     }
-
-
-# --------------------------------------------------------------------------------------- the routes
-
-router = APIRouter(include_in_schema=False)
-
-
-@router.get("/metrics")
-async def metrics(request: Request) -> Response:
-    if not request.app.state.settings.metrics:
-        return JSONResponse({"error": "Metrics are off on this server (TABULA_METRICS=1 turns them on)."},
-                            status_code=404)
-    await figures(request.app)
-    return Response(generate_latest(REGISTRY), media_type=CONTENT_TYPE_LATEST)
-
-
-@router.get("/healthz")
-async def healthz() -> Response:
-    """The process is alive and serving (nothing else is looked at: a restart would not help the rest)."""
-    return JSONResponse({"status": "ok"})
-
-
-@router.get("/readyz")
-async def readyz(request: Request) -> Response:
-    """Ready for players: the database answers and its schema is at the migrations' head (503 otherwise)."""
-    problem = await not_ready(request.app.state.engine, request.app.state.migration_head)
-    if problem:
-        return JSONResponse({"status": "unavailable", "problem": problem}, status_code=503)
-    return JSONResponse({"status": "ok", "database": True, "migration": request.app.state.migration_head})
-
-
-def migration_head(settings: Settings) -> str | None:
-    from .db import alembic_config
-
-    return ScriptDirectory.from_config(alembic_config(settings)).get_current_head()
-
-
-async def not_ready(engine: Any, head: str | None) -> str | None:
-    """Why the server cannot serve players now, or None."""
-    try:
-        async with engine.connect() as conn:
-            current = (await conn.execute(text("SELECT version_num FROM alembic_version"))).scalars().all()
-    except Exception as e:  # noqa: BLE001 - any failure of the database is the answer
-        error("DatabaseUnavailable")
-        return f"the database does not answer ({type(e).__name__})"
-    if current != [head]:
-        return f"the database schema is at {', '.join(current) or 'nothing'}, not at the migrations' head {head}"
-    return None
 
 
 # ------------------------------------------------------------------------------------------ logging

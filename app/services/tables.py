@@ -50,7 +50,7 @@ from .bot_seats import bot_names, hidden_token_hash, seat_levels
 from .commits import GroupCommitter
 from .credentials import KEY_BYTES, TOKEN_BYTES, hash_token, same_secret, well_formed
 from .errors import BadRequest, Conflict, EngineFailure, Forbidden, Illegal, NotFound
-from .records import make_record, replay_record
+from .records import BadRecord, make_record, replay_record
 from .timers import MAX_TURN_SECONDS, turn_deadline
 
 log = logging.getLogger("tabula.tables")
@@ -812,7 +812,10 @@ class TablesService:
         """Loads a game record exported by another server (checked first: BadRecord says what is wrong);
         False when a table with its id is already here. Its seats get tokens nobody holds (the game is over)
         and the table new invite and spectator keys."""
-        state = replay_record(self.games, record)
+        replayed = replay_record(self.games, record)
+        problem = replay_problem(self.games, replayed, replayed.actions, replayed.seat_changes)
+        if problem:
+            raise BadRecord(f"The record does not hold together: {problem}.")
         at = now()
 
         def when(value: str | None) -> datetime | None:
@@ -824,7 +827,7 @@ class TablesService:
             await conn.execute(insert(TABLES).values(
                 id=record["id"], game=record["game"], players=record["players"], options=record["options"],
                 seed=record["seed"], status=record["status"], version=record["version"],
-                rules_version=record["rules_version"], state=state, invite_key=secrets.token_urlsafe(KEY_BYTES),
+                rules_version=record["rules_version"], state=replayed.state, invite_key=secrets.token_urlsafe(KEY_BYTES),
                 spectator_key=secrets.token_urlsafe(KEY_BYTES), spectators=0, turn_timer=record["turn_timer"],
                 created_at=when(record["created_at"]) or at, updated_at=at,
                 started_at=when(record["started_at"]), finished_at=when(record["finished_at"])))

@@ -16,7 +16,7 @@ from tests.processes import ServerProcess, free_port
 
 from .club import bot_table, play, scrape, wait_status
 from .conftest import ThreadServer
-from .hardening import edge_server, full_table
+from .hardening import full_table
 
 
 def value(samples, name: str, **labels: str) -> float:
@@ -28,9 +28,10 @@ def test_metrics_are_off_unless_asked(live):
     assert r.status_code == 404 and "TABULA_METRICS" in r.json()["error"]
 
 
-def test_metrics_move_while_a_game_is_played(tmp_path):
-    with edge_server(tmp_path, metrics=True, benchmark=True, bot_delay=(0.0, 0.0), rate_limits=False) as server, \
-            httpx.Client(base_url=server.base, timeout=30) as http:
+def play_and_scrape(server: ServerProcess) -> tuple[dict, dict, int, int]:
+    """Scrapes before, during and after a game of the benchmark game (with a spectator's socket open) and a
+    game of bots; returns (after, before, moves before the scrape during the game, moves after it)."""
+    with httpx.Client(base_url=server.base, timeout=30) as http:
         before = scrape(http)
         table = full_table(http, "bench_cards")
         with connect(f"{server.base.replace('http', 'ws')}/ws/tables/{table.id}?spectate={table.spectate}") as ws:
@@ -49,6 +50,17 @@ def test_metrics_move_while_a_game_is_played(tmp_path):
             bots = bot_table(http, "cesar_cleopatre")
             wait_status(http, [bots])
         after = scrape(http)
+    return after, before, first, rest
+
+
+def test_metrics_move_while_a_game_is_played(tmp_path):
+    # A server process of its own: the metrics are process-wide, and this one counts only this test's games.
+    server = ServerProcess(f"sqlite:///{tmp_path / 'metrics.db'}", tmp_path, env={
+        "TABULA_METRICS": "1", "TABULA_BENCHMARK": "1", "TABULA_BOT_DELAY": "0"}).start()
+    try:
+        after, before, first, rest = play_and_scrape(server.wait_ready())
+    finally:
+        server.stop()
     moves = first + rest
     assert value(after, "tabula_actions_committed_total", game="bench_cards") - \
         value(before, "tabula_actions_committed_total", game="bench_cards") == moves
