@@ -112,7 +112,8 @@ def context(page: PageState, previous: "Rendered | None" = None) -> dict[str, An
     return {
         "view": view, "g": gview, "tbl": table, "me": me, "names": names, "lang": page.lang, "tr": tr,
         "P": presenter, "controls": controls, "game": page.game, "presence": page.presence, "connected": connected,
-        "links": page.links, "version": Shown("version", page.version), "table_id": page.view["table"]["id"], "flash": page.flash,
+        "links": page.links, "version": Shown("version", page.version), "table_id": page.view["table"]["id"],
+        "flash": page.flash,
         "waiting": waiting, "my_turn": my_turn, "tab_title": tab_title, "title": title,
         "to_act": to_act, "spectator": me is None, "points": points, "log": lines,
         "_derived": derived, "_reads": reads, "_parts": parts,

@@ -3,7 +3,9 @@
 Each table with open connections has a `Channel`. When the table reaches a new version (a move committed
 here, or a NOTIFY from another process), the channel computes each connected seat's new view once,
 diffs it against that seat's previous view once, and sends the same patch text to all of that seat's
-connections. The spectator is just the seat `None`. A channel handles versions strictly in order under
+JSON connections; the table page's connections (app/pages/socket.py) get the view itself and send HTML
+(`Connection.changed`: the patch is computed only if a connection asks for it). The spectator is just the
+seat `None`. A channel handles versions strictly in order under
 its lock; a version it skipped (it only ever loads the latest) is covered by a patch whose `from` is the
 version it last sent, so a client applies a patch only when `from` equals its own version.
 

@@ -28,7 +28,7 @@ from ..i18n import LANG_COOKIE, pick_lang, service_message, translator
 from ..pages.render import ENV, PageState, context
 from ..services import bots
 from ..services.credentials import same_admin_token, same_secret
-from ..services.errors import ServiceError
+from ..services.errors import Illegal, ServiceError
 from ..services.tables import Audit, TablesService, hash_token
 from ..web.bodies import parse_json
 from ..web.limits import client_of, rate_limits
@@ -328,11 +328,18 @@ async def act_form(request: Request, table_id: str) -> Response:
     except ValueError:
         action = None
     message = None
+    service = _service(request)
     token = request.cookies.get(seat_cookie(table_id))
     if token:
         await rate_limits(request).action(table_id, hash_token(token))
     try:
-        await _service(request).act(table_id, token, version, action)
+        await service.act(table_id, token, version, action)
+    except Illegal as e:  # the rules' refusal, in the reader's language (the game's own words)
+        message = service_message(e.message, lang)
+        if e.refusal is not None:
+            snap = await service.current(table_id)
+            code, args = e.refusal
+            message = service.game(snap.game).refusal_text(code, args, lang, list(snap.seat_names))
     except ServiceError as e:
         message = service_message(e.message, lang)
         if e.status == 409 and "moved on" in e.message:

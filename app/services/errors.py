@@ -49,9 +49,14 @@ class Conflict(ServiceError):
 
 
 class Illegal(ServiceError):
-    """The engine refused the action; the message is the engine's own sentence."""
+    """The engine refused the action; the message is the engine's own sentence, `refusal` its code and
+    arguments (games.core.IllegalAction), which a page puts in its reader's language."""
 
     status = 422
+
+    def __init__(self, message: str, refusal: tuple[str, dict[str, Any]] | None = None):
+        super().__init__(message)
+        self.refusal = refusal
 
 
 class EngineFailure(ServiceError):

@@ -579,7 +579,7 @@ class TablesService:
         try:
             new_state = game.apply(snap.state, seat, action)
         except IllegalAction as e:
-            raise Illegal(str(e) or "That move is not allowed now.") from None
+            raise Illegal(str(e) or "That move is not allowed now.", (e.code, e.args)) from None
         except Exception:  # an engine bug: nothing was written; say nothing about the state
             log.exception("engine %s failed on an action at table %s version %s", snap.game, snap.id,
                           snap.version)

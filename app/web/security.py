@@ -245,16 +245,21 @@ class Edge:
 # -------------------------------------------------------------------------------------- docs page
 
 def docs_page(title: str, openapi_url: str) -> HTMLResponse:
-    """Swagger UI (from its CDN, as FastAPI serves it) with its one inline script allowed by a nonce."""
+    """Swagger UI, vendored under static/ like htmx (never a CDN), with its one inline script allowed by a
+    nonce."""
     from fastapi.openapi.docs import get_swagger_ui_html
 
     nonce = secrets.token_urlsafe(16)
-    page = get_swagger_ui_html(openapi_url=openapi_url, title=title, swagger_favicon_url="/static/img/favicon.svg")
+    page = get_swagger_ui_html(openapi_url=openapi_url, title=title, swagger_favicon_url="/static/img/favicon.svg",
+                               swagger_js_url=f"{SWAGGER_UI}/swagger-ui-bundle.js",
+                               swagger_css_url=f"{SWAGGER_UI}/swagger-ui.css")
     html = page.body.decode().replace("<script>", f'<script nonce="{nonce}">')
-    cdn = "https://cdn.jsdelivr.net"
     return HTMLResponse(html, headers={"Content-Security-Policy": (
-        f"default-src 'self'; script-src 'self' 'nonce-{nonce}' {cdn}; style-src 'self' 'unsafe-inline' {cdn}; "
+        f"default-src 'self'; script-src 'self' 'nonce-{nonce}'; style-src 'self' 'unsafe-inline'; "
         "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'")})
+
+
+SWAGGER_UI = "/static/vendor/swagger-ui-5.35.0"
 
 
 # ---------------------------------------------------------------------------------- admin session

@@ -13,7 +13,7 @@ import math
 from typing import Any
 
 from games.core import Action, Game, Seat, State
-from games.core.bots import BotHooks, move_weight
+from games.core.bots import BotHooks
 
 from .components import (
     CASTRUM, FORUM, PATRICIAN_INFO, PROVINCE_INFO, SENATE_CARD, SENATUS, SETUP, TEMPLUM,
@@ -71,7 +71,7 @@ class AleaHooks(BotHooks):
     def policy(self, game: Game, state: State, seat: Seat, actions: list[Action]) -> list[float]:
         phase = state["phase"]
         if phase == "turn":
-            return [self._placement_weight(state, seat, a) for a in actions]
+            return [self._placement_weight(game, state, seat, a) for a in actions]
         if phase == "castrum":
             return [self._province_worth(state, seat, a["province"]) ** 2 for a in actions]
         if phase == "forum":
@@ -82,10 +82,10 @@ class AleaHooks(BotHooks):
             return [SENATE_GUESS.get(SENATE_CARD[a["card"]]["effect"], 1.0) ** 2 for a in actions]
         return [1.0] * len(actions)
 
-    def _placement_weight(self, state: State, seat: Seat, a: Action) -> float:
+    def _placement_weight(self, game: Game, state: State, seat: Seat, a: Action) -> float:
         kind = a["type"]
         if kind == "reroll":
-            return move_weight("alea_iacta_est", kind)
+            return game.move_weights.get(kind, 1.0)
         if kind == "latrina":
             return 1.0
         building, dice = a["building"], a["dice"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.core import CORE_REFUSALS, Game, Seat, State
-from games.core.bots import move_weight
+from games.core.bots import MOVE_WEIGHTS
 
 from . import components, rules, scoring, view
 from .messages import MESSAGES, REFUSALS, render_args, waiting_for
@@ -14,6 +14,7 @@ from .messages import MESSAGES, REFUSALS, render_args, waiting_for
 
 class AleaIactaEst(Game):
     slug = "alea_iacta_est"
+    move_weights = MOVE_WEIGHTS[slug]  # of the random playouts and the bots
     title_en = "Alea Iacta Est"
     title_fr = "César jouait-il aux dés ?"
     pitch_en = "Roll eight dice and place them in the Templum, Senatus, Castrum and Forum to win provinces, " \
@@ -79,4 +80,4 @@ class AleaIactaEst(Game):
         return conf["rounds"] * (per_round + components.DICE_PER_PLAYER * players)
 
     def playout_weight(self, state: State, seat: Seat, action: dict[str, Any]) -> float:
-        return move_weight(self.slug, action["type"])
+        return self.move_weights.get(action["type"], 1.0)

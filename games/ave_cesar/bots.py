@@ -20,7 +20,7 @@ import math
 from typing import Any
 
 from games.core import Action, Game, Seat, State
-from games.core.bots import BotHooks, move_weight, weighted_index
+from games.core.bots import BotHooks, weighted_index
 
 from . import components
 from .rules import best_bid, committed, normal_sets, senator_price
@@ -172,7 +172,7 @@ class AveCesarHooks(BotHooks):
             kind = a["type"]
             w = 1.0
             if kind == "sell_senator":
-                w = move_weight(game.slug, kind)
+                w = game.move_weights.get(kind, 1.0)
             elif kind == "seal_bid":
                 x = a["amount"]
                 sealed = state["sealed"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.core import CORE_REFUSALS, Action, Game, Option, Seat, State
-from games.core.bots import move_weight
+from games.core.bots import MOVE_WEIGHTS
 
 from . import components, rules, scoring, view
 from .messages import MESSAGES, REFUSALS, render_args, waiting_for
@@ -14,6 +14,7 @@ from .messages import MESSAGES, REFUSALS, render_args, waiting_for
 
 class AveCesar(Game):
     slug = "ave_cesar"
+    move_weights = MOVE_WEIGHTS[slug]  # of the random playouts and the bots
     title_en = "Ave César (Senators)"
     title_fr = "Ave César"
     pitch_en = "Auctions, extortion and a hidden purse: buy the Senate before the 4th War."
@@ -93,4 +94,4 @@ class AveCesar(Game):
             lot = state["auction"]["lots"][action["lot"]]
             room = min(state["money"][seat] - rules.committed(state, seat), components.PROPOSED["bid_spaces"][-1])
             return 1.0 / max(1, room - rules.best_bid(lot))
-        return move_weight(self.slug, kind)
+        return self.move_weights.get(kind, 1.0)

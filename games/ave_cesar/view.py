@@ -127,15 +127,20 @@ def resample(state: State, seat: int | None, seed: int) -> State:
         return _deep(new)  # everything is revealed at the end
     n = state["players"]
     hidden = [s for s in range(n) if s != seat and not state["out"][s]]
+    # Hand cards the whole table has seen: those it saw go in, and the cards of a sale under way (shown while
+    # the seller chooses a Governor's value, and still in his hand until the sale completes).
+    shown = [set(known) for known in state["known"]]
+    if state["counters"] is not None and state["counters"]["sale"] is not None:
+        shown[state["counters"]["seat"]].update(state["counters"]["sale"]["cards"])
     hands = [list(h) for h in state["hands"]]
     for s in hidden:
-        hands[s] = [c for c in state["hands"][s] if c in state["known"][s]]
+        hands[s] = [c for c in state["hands"][s] if c in shown[s]]
     decks = []
     for band in range(3):
         pool: list[str] = []
         slots = []
         for s in hidden:
-            unknown = [c for c in state["hands"][s] if c not in state["known"][s] and components.RESOURCE_BAND[c] == band]
+            unknown = [c for c in state["hands"][s] if c not in shown[s] and components.RESOURCE_BAND[c] == band]
             pool += unknown
             slots.append((s, len(unknown)))
         deck = list(state["decks"][band])

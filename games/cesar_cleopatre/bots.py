@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 from games.core import Action, Game, Seat, State
-from games.core.bots import BotHooks, move_weight
+from games.core.bots import BotHooks
 
 from .components import (
     ALL_POINTS, GROUP_INDEX, GROUP_SIZE, MAJORITY, MAJORITY_POINTS, MISSION_POINTS, MISSION_THRESHOLD,
@@ -95,7 +95,7 @@ class CesarCleopatreHooks(BotHooks):
             elif kind == "refill":  # all missing cards at once, `influence` of them from that reserve
                 out.append(1.0 + a["influence"])
             else:
-                out.append(move_weight(game.slug, kind))
+                out.append(game.move_weights.get(kind, 1.0))
         return out
 
     def evaluate(self, game: Game, state: State) -> list[float]:

@@ -121,8 +121,8 @@ END_REASONS = {
     "no_influence": ("both players are out of influence cards", "les deux joueurs n'ont plus de cartes Influence"),
     "final_turn": ("the last turn of the player who still had influence cards is over",
                    "le dernier tour du joueur qui avait encore des cartes Influence est joué"),
-    "stalemate": ("both players passed in a row: nothing can change any more",
-                  "les deux joueurs ont passé de suite : plus rien ne peut changer"),
+    "stalemate": ("neither player can ever place an influence card again: nothing can change any more",
+                  "aucun joueur ne pourra plus poser de carte Influence : plus rien ne peut changer"),
 }
 
 # Rules that are our own choice, where the sources are silent: the rules text
@@ -130,7 +130,7 @@ END_REASONS = {
 PROPOSED = {
     "1.1": "the value-to-character mapping of the influence cards (cosmetic)",
     "1.4.6": "no legal placement forces a passive turn; no exchange possible means a pass",
-    "1.4.7": "two pure passes in a row end the game (a stalemate)",
+    "1.4.7": "only a true deadlock (neither player can ever place again) ends the game early",
     "1.4.8": "a group whose patricians are all won takes no more cards",
     "1.5.2": "the reshuffle Orgy goes back into the vote deck with the discards",
     "1.5.4": "an empty vote deck is refilled from the discards",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.core import CORE_REFUSALS, Action, Game, Option, Seat, State
-from games.core.bots import move_weight
+from games.core.bots import MOVE_WEIGHTS
 
 from . import components, rules, scoring, view
 from .messages import MESSAGES, REFUSALS, render_args, waiting_for
@@ -14,13 +14,14 @@ from .messages import MESSAGES, REFUSALS, render_args, waiting_for
 
 class CesarCleopatre(Game):
     slug = "cesar_cleopatre"
+    move_weights = MOVE_WEIGHTS[slug]  # of the random playouts and the bots
     title_en = "Caesar & Cleopatra"
     title_fr = "César & Cléopâtre"
     pitch_en = "Two rivals buy the patricians of Rome with influence cards, some face down, and dirty tricks."
     pitch_fr = "Deux rivaux achètent les patriciens de Rome à coups de cartes Influence, cachées ou non, et de manipulations."
     min_players = 2
     max_players = 2
-    rules_version = 1
+    rules_version = 2  # 2: passes never end the game, only a true deadlock does (RULES 1.4.7)
     options = (
         Option("action_pile", "shuffle", ("shuffle", "arrange"),
                choice_names=(("shuffled", "mélangée"), ("arranged by its owner", "classée par son propriétaire")),
@@ -93,7 +94,7 @@ class CesarCleopatre(Game):
             return 1.0 if action["pile"] == "influence" else 0.4
         if kind == "refill":
             return 1.0 + action["influence"]
-        return move_weight(self.slug, kind)
+        return self.move_weights.get(kind, 1.0)
 
     def render_log(self, entry: dict[str, Any], lang: str, names: list[str]) -> str:
         return super().render_log({**entry, "args": render_args(entry["key"], entry["args"], lang)}, lang, names)

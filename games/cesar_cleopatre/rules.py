@@ -10,7 +10,7 @@ The state (plain JSON) holds:
   won[p][i]; vote_deck (top = last), vote_discard, vote_removed; missions[p];
   setup[p] (setup series still to place), arrange[p] (action cards still to stack, "arrange" option);
   pending (an announced action card waiting for the Veto window); castle (a Castling being redealt);
-  exhausted (groups emptied); passes (pure passes in a row); ended (None or the reason);
+  exhausted (groups emptied); ended (None or the reason);
   knowledge[p]: what seat p knows of his opponent's hidden cards (the knowledge pools of view.py), used by resample only; a
   spectator's knowledge is derived from the public counts when needed (view.py).
 
@@ -88,7 +88,6 @@ def initial_state(rng_state: int, options: dict[str, Any]) -> State:
         "pending": None,
         "castle": None,
         "exhausted": 0,
-        "passes": 0,
         "ended": None,
         "knowledge": [initial_knowledge(arrange), initial_knowledge(arrange)],
     })
@@ -107,7 +106,7 @@ def initial_knowledge(arrange: bool) -> dict[str, list[kn.Pool]]:
 
 
 # The state's lists, by depth, for copy_state; its other fields are immutable (players, rng, phase, active,
-# turn, exhausted, passes, ended) or copied by name there (log, options, t, pending, castle, knowledge).
+# turn, exhausted, ended) or copied by name there (log, options, t, pending, castle, knowledge).
 LIST_FIELDS = ("hand", "reserve", "discard", "left", "vote_deck", "vote_discard", "vote_removed", "missions",
                "setup")  # lists of immutable items
 NESTED_LIST_FIELDS = ("hand_actions", "action_reserve", "action_discard", "up", "down", "won", "arrange")
@@ -198,6 +197,14 @@ def piles(state: State, p: int) -> list[str]:
 
 def can_place(state: State, p: int) -> bool:
     return bool(state["hand"][p]) and any(room(state, gi, p) for gi in range(len(GROUPS)))
+
+
+def can_ever_place(state: State, p: int) -> bool:
+    """Could seat p place an influence card now or later (RULES 1.4.7)? Only placements change the board:
+    action cards and vote cards come with active turns, which need a placement. So while neither player
+    can place, the room at every group stays as it is, and a player can place again only if he has room
+    somewhere and an influence card in hand or still to draw."""
+    return bool(state["hand"][p] or state["reserve"][p]) and any(room(state, gi, p) for gi in range(len(GROUPS)))
 
 
 def log(state: State, key: str, to: list[int] | None = None, hide: list[int] | None = None, **args: Any) -> None:
@@ -463,7 +470,7 @@ def maybe_start(state: State) -> None:
 
 
 def start_turn(state: State, seat: int) -> None:
-    """RULES 1.9.2 and 1.9.3 are checked at the start of every turn."""
+    """RULES 1.9.2, 1.9.3 and 1.4.7 are checked at the start of every turn."""
     state["turn"] += 1
     state["pending"] = None
     left = [len(state["hand"][q]) + len(state["reserve"][q]) for q in (0, 1)]
@@ -478,6 +485,9 @@ def start_turn(state: State, seat: int) -> None:
             log(state, "final_turn", seat=q, out_seat=other(q))
             check_final(state)
             return
+    if not can_ever_place(state, 0) and not can_ever_place(state, 1):
+        end_game(state, "stalemate")
+        return
     state["active"] = seat
     state["phase"] = "turn"
     state["t"] = fresh_turn()
@@ -587,20 +597,14 @@ def after_refill(state: State) -> None:
         log(state, "refill", hide=[p], seat=p, influence=influence, actions=len(t["drew"]) - influence)
         log(state, "refill_own", to=[p], seat=p, cards=sorted(t["drew"], key=str))
     if not t["passive"]:
-        state["passes"] = 0
         draw_vote_card(state)
         if not state["ended"]:
             next_turn(state)
         return
-    # The end of a passive turn (RULES 1.4.3: no vote card). Two pure passes in a row end the game (1.4.7).
-    if t["discarded"] or t["drew"]:
-        state["passes"] = 0
-    else:
-        state["passes"] += 1
+    # The end of a passive turn (RULES 1.4.3: no vote card). One that changed nothing is a pass, and a pass
+    # never ends the game by itself (RULES 1.4.7).
+    if not t["discarded"] and not t["drew"]:
         log(state, "pass", seat=p)
-        if state["passes"] >= 2:
-            end_game(state, "stalemate")
-            return
     next_turn(state)
 
 
@@ -916,17 +920,22 @@ def finished(state: State) -> bool:
     return state["ended"] is not None
 
 
+# The rules set no limit to passes that change nothing (RULES 1.4.7): `action_bound` counts at most this many
+# in a row. Random playouts and bots stay far below it (a pass is rarely chosen when anything else is legal).
+PASSES_IN_A_ROW = 10
+
+
 def action_bound() -> int:
-    """An upper bound on the actions of any game (not only random ones).
+    """An upper bound on the actions of a game in which no more than PASSES_IN_A_ROW passes (passive turns
+    that neither discard nor draw) come in a row.
 
     Per seat, 32 influence cards are ever in hand (5 + the 27 of the reserve) and 45 cards in all (with the
     13 action cards), and 40 are ever drawn. An active turn places at least one influence card from the
-    hand, for good (RULES 1.4.2): at most 2 x 32 active turns. A passive turn that is not a pure pass
-    discards or draws at least one card: active and such passive turns together are at most
-    2 x (45 + 40). No two pure passes follow each other (RULES 1.4.7). An active turn takes at most
-    2 placements + 1 action card + 1 Veto answer + 10 Castling placements (or a spy pick and a replacement
-    draw) + 5 draws; a passive one 1 + 5 discards + 5 draws; a pure pass 2; the final turn 5 placements;
-    the setup 5 + 13 per seat."""
+    hand, for good (RULES 1.4.2): at most 2 x 32 active turns. A passive turn that is not a pass discards
+    or draws at least one card: active and such passive turns together are at most 2 x (45 + 40). An active
+    turn takes at most 2 placements + 1 action card + 1 Veto answer + 10 Castling placements (or a spy pick
+    and a replacement draw) + 5 draws; a passive one 1 + 5 discards + 5 draws; a pass 2; the final turn 5
+    placements; the setup 5 + 13 per seat."""
     in_hand = HAND_SIZE + len(influence_reserve())
     cards = in_hand + len(action_deck())
     drawn = len(influence_reserve()) + len(action_deck())
@@ -935,7 +944,8 @@ def action_bound() -> int:
     per_active = 2 + 1 + 1 + 2 * OWN_LIMIT + HAND_SIZE
     per_passive = 1 + 2 * HAND_SIZE
     setup = 2 * (len(SETUP_SERIES) + len(action_deck()))
-    return active * per_active + (busy - active) * per_passive + (busy + 1) * 2 + HAND_SIZE + setup
+    passes = (busy + 1) * PASSES_IN_A_ROW * 2
+    return active * per_active + (busy - active) * per_passive + passes + HAND_SIZE + setup
 
 
 # ------------------------------------------------------------------------------------------ refusals

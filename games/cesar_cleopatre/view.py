@@ -290,7 +290,6 @@ def observe(state: State, seat: int | None) -> dict[str, Any]:
             "left": len(castle["cards"]),
             "cards": values_of(castle["cards"]) if own and seat == castle["seat"] else None,
         } if castle else None,
-        "passes": state["passes"],
         "ended": state["ended"],
         "options": dict(state["options"]),
     }

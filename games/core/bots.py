@@ -47,7 +47,7 @@ from .game import Action, Game, Seat, State
 
 # How often random playouts and bots take a kind of move, per game, against 1 for a kind not listed. The
 # random playouts (the game's `playout_weight`: conformance suite, golden playthroughs, novice bots) and the
-# strong bot's playout policy read the same value, so that they cannot drift apart.
+# strong bot's playout policy read the same value (`Game.move_weights`), so that they cannot drift apart.
 MOVE_WEIGHTS: dict[str, dict[str, float]] = {
     # A real player mostly places influence and sometimes plays an action card; rarely stays passive.
     "cesar_cleopatre": {"passive": 0.05, "play_action": 0.12, "discard": 1.0, "end_turn": 0.3},
@@ -56,10 +56,6 @@ MOVE_WEIGHTS: dict[str, dict[str, float]] = {
     # Selling a senator for 5 outside a debt is rare.
     "ave_cesar": {"sell_senator": 0.02},
 }
-
-
-def move_weight(slug: str, kind: str) -> float:
-    return MOVE_WEIGHTS.get(slug, {}).get(kind, 1.0)
 
 
 # Share of a terminal value that comes from winning; the rest rewards a good score, so that the search

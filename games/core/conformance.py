@@ -3,9 +3,9 @@
 Each check raises AssertionError with a readable reason. `run_conformance` plays random games to the
 end and applies every check at sampled points: the outcome is complete, states round-trip through
 JSON, illegal input is refused without touching the state, with a code every language renders and that
-is the same in a world resampled for the actor, replays are deterministic, and, the strongest of them,
-the resample leak test: for every seat and the spectator, a state that differs only in what that seat
-cannot know gives that seat exactly the same view.
+is the same in a world resampled for the actor, replays are deterministic, a resampled state is a world
+the engine can play on, and, the strongest of them, the resample leak test: for every seat and the
+spectator, a state that differs only in what that seat cannot know gives that seat exactly the same view.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ class Report:
     resample_changed: int = 0  # checks where the resampled state really differed outside the PRNG
     lengths: list[int] = field(default_factory=list)
     refusal_codes: set[str] = field(default_factory=set)  # every refusal code the fuzzing met
+    resample_actions: int = 0  # legal actions applied in resampled worlds
 
 
 def option_sets(game: Game) -> list[dict[str, Any]]:
@@ -233,6 +234,26 @@ def check_resample_hides(game: Game, state: State, seed: int) -> tuple[int, int]
     return checks, changed
 
 
+def check_resample_playable(game: Game, state: State, seed: int) -> int:
+    """A resample is a world the engine can play on: from `state` resampled for every seat and the spectator,
+    every legal action of every seat to act applies without an exception other than a refusal. Returns how
+    many actions were applied."""
+    applied = 0
+    for viewer in [*range(state["players"]), None]:
+        world = game.resample(state, viewer, seed)
+        for seat in sorted(game.to_act(world)):
+            for action in game.legal_actions(world, seat):
+                try:
+                    game.apply(world, seat, action)
+                except IllegalAction:
+                    pass
+                except Exception as e:
+                    raise AssertionError(f"{game.slug}: seat {seat} cannot play {action!r} in a world resampled "
+                                         f"for {viewer}: {e!r}") from e
+                applied += 1
+    return applied
+
+
 def check_determinism(game: Game, players: int, seed: int, options: dict[str, Any],
                       history: list[tuple[Seat, Action]], final: State) -> None:
     state = game.setup(players, seed, options)
@@ -272,6 +293,7 @@ def run_conformance(game: Game, players: int, options: dict[str, Any], seeds: ra
             if not game.finished(state):
                 check_illegal_rejected(game, state, holder, seed=seed * 131 + len(history),
                                        codes=report.refusal_codes)
+            report.resample_actions += check_resample_playable(game, state, seed=seed * 37 + len(history))
             checks, changed = check_resample_hides(game, state, seed=seed * 31 + len(history))
             report.resample_checks += checks
             report.resample_changed += changed

@@ -138,6 +138,8 @@ class Game:
     messages: ClassVar[dict[str, dict[str, str]]] = {}
     # Refusal templates, the same way: code -> {"en", "fr"}; the core's and then the game's own.
     refusals: ClassVar[dict[str, dict[str, str]]] = CORE_REFUSALS
+    # How often random playouts and bots take each kind of move (games.core.bots.MOVE_WEIGHTS); 1 if not listed.
+    move_weights: ClassVar[dict[str, float]] = {}
     # The last (state, seat, moves) that legal_actions computed (see there).
     _last_moves: tuple[Any, Any, list[Action]] = (None, None, [])
 

@@ -1,18 +1,30 @@
-"""What the server keeps after many games, and who holds it (a measurement, not a test):
+"""What the server keeps after many games, and who holds it (measurements, not tests):
 
     .venv/bin/python -m tests.app.memory_report [GAMES]
+    .venv/bin/python -m tests.app.memory_report --server [GAMES [SOURCE]]
 
-Plays GAMES bots-only games (the three games in turn, novice bots, 15 at a time) in this process with the
-tables service, the realtime hub and the bot runner, after a warm-up of 6 games; then prints how much
-memory tracemalloc saw grow, per game, how many snapshots the cache holds, and the largest holders."""
+The first plays GAMES bots-only games (the three games in turn, novice bots, 15 at a time) in this process
+with the tables service, the realtime hub and the bot runner, after a warm-up of 6 games; then prints how
+much memory tracemalloc saw grow, per game, how many snapshots the cache holds, and the largest holders.
+
+The second starts a real server (`python -m app serve` from SOURCE, default this checkout, on SQLite, bots
+deciding in its worker process) and prints its resident memory after a warm-up of 9 games and after GAMES
+more (played 30 at a time, through the JSON API)."""
 
 from __future__ import annotations
 
 import asyncio
 import gc
+import os
+import signal
+import subprocess
 import sys
 import tempfile
+import time
 import tracemalloc
+from pathlib import Path
+
+import httpx
 
 import games
 from app.config import Settings
@@ -22,6 +34,7 @@ from app.realtime.hub import Hub
 from app.services.bots import BotRunner
 from app.services.tables import TablesService
 from games.core.bots import Budget
+from tests.processes import ROOT, free_port
 
 KINDS = [("cesar_cleopatre", 2), ("ave_cesar", 3), ("alea_iacta_est", 3)]
 WARM_UP = 6
@@ -69,5 +82,49 @@ async def main(count: int) -> None:
         await engine.dispose()
 
 
+def server_rss(count: int, source: Path) -> None:
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tempfile.mkdtemp()}/rss.db", "PYTHONPATH": str(source),
+           "TABULA_BOT_DELAY": "0", "TABULA_BOT_SECONDS": "0.05"}
+    server = subprocess.Popen([sys.executable, "-m", "app", "serve", "--port", str(port), "--log-level", "warning"],
+                              cwd=tempfile.mkdtemp(), env=env, start_new_session=True)
+
+    def rss_mb() -> float:
+        status = Path(f"/proc/{server.pid}/status").read_text()
+        return int(next(line for line in status.splitlines() if line.startswith("VmRSS")).split()[1]) / 1024
+
+    def play(n: int) -> None:
+        ids = []
+        for i in range(n):
+            slug, players = KINDS[i % len(KINDS)]
+            ids.append(httpx.post(base + "/api/tables", json={"game": slug, "players": players,
+                                                             "bots": ["novice"] * players}).json()["id"])
+        while any(httpx.get(f"{base}/api/tables/{t}").json()["status"] == PLAYING for t in ids):
+            time.sleep(0.5)
+
+    try:
+        for _ in range(300):
+            try:
+                if httpx.get(base + "/healthz").status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        play(9)
+        warm = rss_mb()
+        for start in range(0, count, 30):
+            play(min(30, count - start))
+        after = rss_mb()
+        print(f"server RSS after the warm-up {warm:.1f} MB, after {count} more games {after:.1f} MB"
+              f" (+{(after - warm) * 1024 / count:.0f} kB per game)")
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(30)
+
+
 if __name__ == "__main__":
-    asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 15))
+    args = sys.argv[1:]
+    if args[:1] == ["--server"]:
+        server_rss(int(args[1]) if len(args) > 1 else 300, Path(args[2]) if len(args) > 2 else ROOT)
+    else:
+        asyncio.run(main(int(args[0]) if args else 15))

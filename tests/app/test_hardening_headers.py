@@ -48,6 +48,10 @@ def test_every_kind_of_response_carries_the_headers(tmp_path):
         assert docs.status_code == 200 and "swagger" in docs.text.lower()
         nonce = re.search(r"'nonce-([^']+)'", docs.headers["content-security-policy"]).group(1)
         assert f'<script nonce="{nonce}">' in docs.text and "<script>" not in docs.text
+        # Swagger UI is served from the site itself (vendored), never from a CDN.
+        assert "https://" not in docs.text
+        for asset in re.findall(r'(?:src|href)="(/static/[^"]+)"', docs.text):
+            assert http.get(asset).status_code == 200, asset
 
 
 def test_hsts_when_the_public_address_is_https(tmp_path):

@@ -5,6 +5,7 @@ nothing of the internals."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 
@@ -123,8 +124,6 @@ def test_an_unexpected_exception_is_a_logged_500_page_with_no_internals(tmp_path
     async def fetch(accept: str) -> httpx.Response:
         async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
             return await client.get("/crash", headers={"Accept": accept})
-
-    import asyncio
 
     with caplog.at_level(logging.ERROR, logger="tabula"):
         page = asyncio.run(fetch("text/html"))

@@ -9,6 +9,7 @@ been delivered: the service publishes before it answers.
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
@@ -238,7 +239,7 @@ class Viewer:
 class InProcessSite:
     def __init__(self, workdir: Path):
         self.settings = Settings(database_url=f"sqlite:///{workdir / 'pages.db'}", heartbeat=3600.0,
-                                 benchmark=True, bot_workers=0)
+                                 benchmark=True, bot_workers=0, rate_limits=False)
         self.app = create_app(self.settings)
         self.stack = AsyncExitStack()
         self.http: httpx.AsyncClient | None = None
@@ -295,10 +296,9 @@ class InProcessSite:
 
     async def act(self, table_id: str, viewer: Viewer, version: int, action: dict[str, Any]) -> None:
         """An action posted by the page's form (htmx): the answer is the flash region."""
-        import json
-
+        cookie = f"{seat_cookie(table_id)}={viewer.credential}"
         r = await self.http.post(f"/t/{table_id}/act", data={"version": str(version), "action": json.dumps(action)},
-                                 headers={"HX-Request": "true", "Cookie": f"{seat_cookie(table_id)}={viewer.credential}"})
+                                 headers={"HX-Request": "true", "Cookie": cookie})
         assert r.status_code == 200, r.text[:300]
         assert "flash show" not in r.text, f"the action was refused: {r.text[:300]}"
 

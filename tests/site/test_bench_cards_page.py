@@ -18,3 +18,4 @@ async def test_the_benchmark_game_has_its_own_table_page_that_follows_live(tmp_p
         watch = await site.get_page(table_id, viewers[-1])
         assert 'id="bc-table"' in watch and "Your hand" not in watch and 'name="action"' not in watch
         assert await play_checked(site, "bench_cards", 2, {}, seed=5, policy_seed=5) == 60
+

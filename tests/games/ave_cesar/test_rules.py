@@ -791,6 +791,19 @@ def test_2_7_resampled_states_play_on_to_the_end_with_no_purse_below_zero():
             state = GAME.apply(state, seat, action)
 
 
+def test_2_7_a_resample_during_a_sale_keeps_the_cards_being_sold_in_the_sellers_hand():
+    """The cards of a sale under way are shown to the whole table while the seller chooses a Governor's value;
+    a resample for any seat or the spectator must keep them where the sale takes them from (it used to deal
+    other cards to that hand, and the seller's next action crashed in list.remove)."""
+    from games.core.conformance import check_resample_playable, random_game
+    during_sale = []
+    random_game(GAME, 5, 9, {"influence": False}, policy_seed=9,
+                visit=lambda state, _step: during_sale.append(state) if state["phase"] == "governor_value" else None)
+    assert during_sale
+    for state in during_sale:
+        assert check_resample_playable(GAME, state, 9) > 0
+
+
 def test_2_7_resample_keeps_a_named_extortion_price_payable():
     state = position(3, money=[5, 10, 10], senate={1: ["consul"]})
     state = act(state, 0, "extortion")

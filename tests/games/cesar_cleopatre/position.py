@@ -12,7 +12,7 @@ Everything not given is empty (groups keep all their patricians unless `left` sa
 a state at the start of `active`'s turn, with the seats' knowledge of each other set to the public counts,
 so resample and the knowledge checks work on it as on a real game. Seat 0 is Cléopâtre, seat 1 César.
 
-The state keeps influence cards as strings of digits (rules.py); `group`, `hand`, `reserve` and `discards`
+The state keeps influence cards as strings of digits (components.py); `group`, `hand`, `reserve` and `discards`
 read them back as lists of values for the assertions.
 """
 
@@ -21,8 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.cesar_cleopatre import CesarCleopatre
-from games.cesar_cleopatre.components import GROUP_INDEX, GROUPS
-from games.cesar_cleopatre.components import cards_of, values_of
+from games.cesar_cleopatre.components import GROUP_INDEX, GROUPS, cards_of, values_of
 from games.cesar_cleopatre.rules import fresh_turn
 from games.cesar_cleopatre.view import public_knowledge
 from games.core import clone

@@ -18,8 +18,8 @@ from games.cesar_cleopatre.components import (
     action_deck,
     influence_deck,
     influence_reserve,
+    values_of,
 )
-from games.cesar_cleopatre.components import values_of
 from games.cesar_cleopatre.view import hidden_zones
 from games.core import IllegalAction, rng
 from games.core.conformance import check_resample_hides, random_game, random_step

@@ -15,8 +15,8 @@ from games.cesar_cleopatre.components import (
     action_deck,
     influence_deck,
     influence_reserve,
+    values_of,
 )
-from games.cesar_cleopatre.components import values_of
 from games.core import IllegalAction
 
 from .position import GAME, act, discards, group, hand, logged, position, reserve
@@ -159,7 +159,7 @@ def test_1_4_1_active_or_passive_is_chosen_at_the_start_of_the_turn():
         act(state, 0, type="passive")
 
 
-def test_1_4_2_one_card_face_down_ends_the_placement():
+def test_1_4_2_2_one_card_face_down_ends_the_placement():
     """RULES 1.4.2: exactly one card face down (without the Italian option, a second is refused)."""
     state = position(hands={0: "1 2 3"}, reserves={0: "4 4 4"})
     state = act(state, 0, **place(3, "senators"))
@@ -171,7 +171,7 @@ def test_1_4_2_one_card_face_down_ends_the_placement():
         act(state, 0, **place(2, "senators"))
 
 
-def test_1_4_2_two_cards_face_up_to_one_or_two_groups():
+def test_1_4_2_2_two_cards_face_up_to_one_or_two_groups():
     """RULES 1.4.2: or exactly two face up, to the same group or to two groups; the second must be face up."""
     state = position(hands={0: "1 2 3"}, reserves={0: "4 4 4"})
     first = act(state, 0, **place(3, "senators", "up"))
@@ -185,7 +185,7 @@ def test_1_4_2_two_cards_face_up_to_one_or_two_groups():
     assert group(apart, "senators")["up"][0] == [3] and group(apart, "censors")["up"][0] == [1]
 
 
-def test_1_4_2_a_first_face_up_card_needs_a_second_one_to_follow():
+def test_1_4_2_2_a_first_face_up_card_needs_a_second_one_to_follow():
     """RULES 1.4.2: a single card in hand, or a single free space, cannot take two face-up cards."""
     lonely = position(hands={0: "3"}, reserves={0: "4"})
     assert not any(a.get("face") == "up" for a in GAME.legal_actions(lonely, 0))
@@ -198,7 +198,7 @@ def test_1_4_2_a_first_face_up_card_needs_a_second_one_to_follow():
         act(tight, 0, **place(2, "censors", "up"))
 
 
-def test_1_4_3_at_most_five_own_cards_at_a_group():
+def test_1_4_2_3_at_most_five_own_cards_at_a_group():
     """RULES 1.4.3: a player has at most 5 of his own cards at a group."""
     state = position(groups={"senators": "0: 1 2 3 4_ 5_"}, hands={0: "1 2"}, reserves={0: "3"})
     assert not any(a.get("group") == "senators" for a in GAME.legal_actions(state, 0))
@@ -206,7 +206,7 @@ def test_1_4_3_at_most_five_own_cards_at_a_group():
         act(state, 0, **place(1, "senators"))
 
 
-def test_1_4_3_at_most_eight_cards_at_a_group():
+def test_1_4_2_3_at_most_eight_cards_at_a_group():
     """RULES 1.4.3: at most 8 cards at a group, both players together."""
     state = position(groups={"senators": "0: 1 2 3 / 1: 1 2 3 4 5"}, hands={0: "1 2"}, reserves={0: "3"})
     assert not any(a.get("group") == "senators" for a in GAME.legal_actions(state, 0))
@@ -232,7 +232,7 @@ def test_1_4_2_1_one_optional_action_card_before_or_after_the_placement_not_afte
         act(drawing, 0, **kill)
 
 
-def test_1_4_4_two_face_down_cards_only_with_the_italian_option():
+def test_1_4_2_4_two_face_down_cards_only_with_the_italian_option():
     """RULES 1.4.4: off by default; with the option, a player who plays no action card may place a second
     card face down, and then plays no action card."""
     setup = dict(groups={"praetors": "1: 4"}, hands={0: "1 2 3"}, actions={0: "assassination"},
@@ -251,7 +251,7 @@ def test_1_4_4_two_face_down_cards_only_with_the_italian_option():
     assert one["phase"] == "draw"  # the placement is over after one face-down card
 
 
-def test_1_4_5_eight_card_vote_comes_after_the_action_card_and_before_drawing():
+def test_1_4_2_5_eight_card_vote_comes_after_the_action_card_and_before_drawing():
     """RULES 1.4.5: a group reaching 8 cards votes after the placement and the optional action card, and
     before the refill; an action card can still change the group before the check."""
     groups = {"praetors": "0: 5 5 5 / 1: 1 1 1 1"}
@@ -269,7 +269,7 @@ def test_1_4_5_eight_card_vote_comes_after_the_action_card_and_before_drawing():
     assert keys.index("vote_won") < keys.index("refill") < keys.index("vote_card")
 
 
-def test_1_4_5_every_group_with_eight_cards_votes():
+def test_1_4_2_5_every_group_with_eight_cards_votes():
     """RULES 1.4.5: several 8-card groups each have their own vote."""
     groups = {"senators": "0: 5 5 5 5 / 1: 1 1 1 1", "censors": "0: 1 1 1 1 / 1: 5 5 5 5"}
     state = position(groups=groups, hands={0: "2"}, reserves={0: "3"}, vote_deck=["orgy"])
@@ -278,7 +278,7 @@ def test_1_4_5_every_group_with_eight_cards_votes():
     assert state["won"] == [[1, 0, 0, 0, 0], [0, 0, 0, 0, 1]]
 
 
-def test_1_4_6_refill_to_five_choosing_the_reserve_of_each_card():
+def test_1_4_2_6_refill_to_five_choosing_the_reserve_of_each_card():
     """RULES 1.4.2.6: draw up to 5, each card from the reserve of the player's choice."""
     state = position(hands={0: "1 2 3"}, reserves={0: "4 4 4", 1: "1"}, action_reserves={0: "spy veto wrath"},
                      vote_deck=["orgy"])
@@ -294,7 +294,7 @@ def test_1_4_6_refill_to_five_choosing_the_reserve_of_each_card():
     assert GAME.view(state, 1)["hand_counts"][0] == {"influence": 3, "action": 2}
 
 
-def test_1_4_6_the_whole_refill_can_be_chosen_at_once():
+def test_1_4_2_6_the_whole_refill_can_be_chosen_at_once():
     """RULES 1.4.2.6: instead of card by card, the player may draw every missing card at once, choosing how
     many come from each reserve (within what each holds)."""
     state = position(hands={0: "1 2 3 4"}, reserves={0: "4 4 5", 1: "1"}, action_reserves={0: "spy"},
@@ -310,7 +310,7 @@ def test_1_4_6_the_whole_refill_can_be_chosen_at_once():
     assert refill["args"] == {"seat": 0, "influence": 2, "actions": 1} and refill["hide"] == [0]
 
 
-def test_1_4_7_the_vote_card_is_drawn_after_the_refill():
+def test_1_4_2_7_the_vote_card_is_drawn_after_the_refill():
     """RULES 1.4.7: an active turn ends with the top vote card: a group card calls a vote there."""
     state = position(groups={"aediles": "0: 4 / 1: 2"}, hands={0: "1"}, vote_deck=["orgy", "aediles"])
     state = act(act(state, 0, **place(1, "senators")), 0, type="end_turn")
@@ -377,20 +377,51 @@ def test_1_4_6_no_exchange_possible_is_a_pass():
     assert state["active"] == 1 and logged(state, "pass") == [{"seat": 0}]
 
 
-def test_1_4_7_two_pure_passes_in_a_row_end_the_game():
-    """RULES 1.4.7 (decided): a passive turn that neither discards nor draws is a pure pass; two in a row
-    mean nothing can change any more (IT-C&C), and the game ends."""
-    state = position(hands={0: "1 2 3 4 5", 1: "1 2 3 4 5"}, reserves={0: "1", 1: "1"})
-    state = act(act(state, 0, type="passive"), 0, type="end_turn")
-    assert state["passes"] == 1 and not GAME.finished(state)
-    state = act(act(state, 1, type="passive"), 1, type="end_turn")
-    assert GAME.finished(state) and state["ended"] == "stalemate"
-    # An exchange in between starts the count again.
-    state = position(hands={0: "1 2 3 4 5", 1: "1 2 3 4 5"}, reserves={0: "1", 1: "1"})
-    state = act(act(state, 0, type="passive"), 0, type="end_turn")
-    state = act(state, 1, type="passive")
-    state = act(act(state, 1, type="discard", value=5), 1, type="draw", pile="influence")
-    assert state["passes"] == 0 and not GAME.finished(state)
+def test_1_4_7_passive_turns_that_discard_nothing_never_end_the_game():
+    """RULES 1.4.7: a passive turn that discards nothing is a legal, harmless turn. At the very start, with
+    full hands and full reserves, both players stay passive several times in a row: the game goes on."""
+    state = GAME.setup(2, 7, {})
+    while state["phase"] == "setup":
+        seat = min(GAME.to_act(state))
+        state = GAME.apply(state, seat, GAME.legal_actions(state, seat)[0])
+    for turn in range(6):
+        seat = state["active"]
+        assert seat == turn % 2 and len(state["hand"][seat]) == 5
+        state = act(act(state, seat, type="passive"), seat, type="end_turn")
+        assert not GAME.finished(state) and GAME.outcome(state) is None
+    assert logged(state, "pass") == [{"seat": turn % 2} for turn in range(6)]
+    assert any(a["type"] == "place" for a in GAME.legal_actions(state, 0))
+
+
+def test_1_4_7_a_true_deadlock_ends_the_game_with_the_usual_scoring():
+    """RULES 1.4.7: when neither player can ever place again (no room at any group for an influence card he
+    holds or can still draw), nothing can change the board: the game ends at the start of the next turn and
+    is scored as usual (1.10)."""
+    full = {g: "0: 1 1 1 1 / 1: 2 2 2 2" for g in ("senators", "praetors", "quaestors")}  # 8 cards: no room
+    state = position(groups=full, left={"aediles": 0, "censors": 0}, hands={0: "1 2 3 4 5", 1: "5"},
+                     reserves={0: "1 2", 1: "3"}, won={0: {"aediles": 3, "senators": 1}, 1: {"censors": 3}},
+                     missions=("senators", "praetors"))
+    assert GAME.legal_actions(state, 0) == [{"type": "passive"}]
+    state = act(state, 0, type="passive")
+    assert GAME.legal_actions(state, 0)[0]["type"] == "discard"  # he could still discard and draw...
+    state = act(state, 0, type="end_turn")
+    assert GAME.finished(state) and state["ended"] == "stalemate"  # ...but nothing could change the board
+    outcome = GAME.outcome(state)
+    # Aediles (censors): 3 of 3, majority, all of them; senators: 1 of 5; both missions missed.
+    assert outcome["scores"] == [3 + 1 + 1 + 1, 3 + 1 + 1] and outcome["winners"] == [0]
+    assert outcome == GAME.score(state)
+
+
+def test_1_4_7_no_deadlock_while_one_player_can_still_draw_a_card_that_fits():
+    """RULES 1.4.7: a player with no influence card in hand but room and influence cards in his reserve can
+    place again later: the game goes on."""
+    state = position(groups={"senators": "0: 1 1 1 1 / 1: 2 2 2 2"}, actions={0: "spy"}, hands={1: "5"},
+                     reserves={0: "1 2", 1: "3"}, left={"aediles": 0, "censors": 0})
+    assert GAME.legal_actions(state, 0) == [{"type": "passive"}]
+    state = act(state, 0, type="passive")
+    while state["active"] == 0:
+        state = act(state, 0, type="draw", pile="influence")
+    assert not GAME.finished(state) and hand(state, 0) == [1, 2]
 
 
 def test_1_4_8_a_group_with_no_patricians_left_takes_no_cards():
