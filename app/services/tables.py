@@ -803,9 +803,11 @@ class TablesService:
             by_table[a["table_id"]]["a"].append({**a, "action": json.loads(a["action"]), "at": _iso(a["created_at"])})
         for c in changes:
             by_table[c["table_id"]]["c"].append({**c, "at": _iso(c["created_at"])})
-        return [make_record({**r, "options": r["options"] if isinstance(r["options"], dict) else json.loads(r["options"]),
-                             **{k: _iso(r[k]) for k in ("created_at", "started_at", "finished_at")}},
-                            by_table[r["id"]]["s"], by_table[r["id"]]["a"], by_table[r["id"]]["c"])
+        def facts(r: Any) -> dict[str, Any]:
+            options = r["options"] if isinstance(r["options"], dict) else json.loads(r["options"])
+            return {**r, "options": options, **{k: _iso(r[k]) for k in ("created_at", "started_at", "finished_at")}}
+
+        return [make_record(facts(r), by_table[r["id"]]["s"], by_table[r["id"]]["a"], by_table[r["id"]]["c"])
                 for r in rows]
 
     async def load_record(self, record: Any) -> bool:
@@ -827,8 +829,9 @@ class TablesService:
             await conn.execute(insert(TABLES).values(
                 id=record["id"], game=record["game"], players=record["players"], options=record["options"],
                 seed=record["seed"], status=record["status"], version=record["version"],
-                rules_version=record["rules_version"], state=replayed.state, invite_key=secrets.token_urlsafe(KEY_BYTES),
-                spectator_key=secrets.token_urlsafe(KEY_BYTES), spectators=0, turn_timer=record["turn_timer"],
+                rules_version=record["rules_version"], state=replayed.state,
+                invite_key=secrets.token_urlsafe(KEY_BYTES), spectator_key=secrets.token_urlsafe(KEY_BYTES),
+                spectators=0, turn_timer=record["turn_timer"],
                 created_at=when(record["created_at"]) or at, updated_at=at,
                 started_at=when(record["started_at"]), finished_at=when(record["finished_at"])))
             await conn.execute(insert(SEATS), [

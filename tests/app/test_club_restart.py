@@ -89,8 +89,8 @@ async def http_player(club: Club, table: str, seat: int, token: str, form: bool)
         try:
             async with httpx.AsyncClient(base_url=club.base(), timeout=10) as http:
                 if form:
-                    r = await http.post(f"/t/{table}/act", data={"version": str(version), "action": json.dumps(legal[0])},
-                                        headers={"Cookie": f"tabula_seat_{table}={token}"})
+                    r = await http.post(f"/t/{table}/act", headers={"Cookie": f"tabula_seat_{table}={token}"},
+                                        data={"version": str(version), "action": json.dumps(legal[0])})
                     acked = r.status_code == 303 and "tabula_flash" not in r.headers.get("set-cookie", "")
                 else:
                     r = await http.post(f"/api/tables/{table}/actions", json={"version": version, "action": legal[0]},
