@@ -11,13 +11,11 @@ import re
 import shlex
 import shutil
 import subprocess
-import sys
 import time
 import venv
 from pathlib import Path
 
 import httpx
-import pytest
 import yaml
 from websockets.sync.client import connect
 

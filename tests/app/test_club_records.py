@@ -19,7 +19,7 @@ from app.cli import export_records, import_records, replay_check
 from app.config import Settings
 from app.db import migrate
 
-from .club import finished_games, bot_table
+from .club import finished_games
 from .hardening import edge_server
 
 
