@@ -71,11 +71,15 @@ def test_every_admin_action_is_refused_without_a_session(club, method, path):
 def test_ending_a_game_is_audited_and_its_players_see_it_at_once(club):
     with httpx.Client(base_url=club.base, timeout=30) as http, admin(club) as boss:
         table = full_table(http, "bench_cards")
-        with socket(club, table, table.tokens[1]) as player:
+        page_socket = f"{club.base.replace('http', 'ws')}/ws/tables/{table.id}/html?spectate={table.spectate}"
+        with socket(club, table, table.tokens[1]) as player, connect(page_socket) as page:
+            page.recv(timeout=20)  # the page's regions
             r = boss.post(f"/admin/tables/{table.id}/end")
             assert r.status_code == 303
             until(player, lambda m: m["type"] == "patch" and any(
                 op["path"] == "/table/status" and op["value"] == "abandoned" for op in m["patch"]))
+            while 'data-status="abandoned"' not in page.recv(timeout=20):
+                pass  # the page's socket brings the ended table too
         assert http.get(f"/api/tables/{table.id}").json()["status"] == "abandoned"
         assert boss.post(f"/admin/tables/{table.id}/end").status_code == 409  # over already: nothing more
         [entry] = audit(club)
