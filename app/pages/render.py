@@ -62,6 +62,8 @@ class PageState:
     title_fr: str = ""
 
 
+STARTED = ("v", "game")  # the read of whether the view has a game part
+
 # What a page's context holds besides the view and the values derived from it: a region that names one is
 # rendered again when it changes; the version, only when the region printed it (`reads.Shown`).
 INPUTS = ("presence", "connected", "links", "flash")
@@ -88,6 +90,7 @@ def context(page: PageState, previous: "Rendered | None" = None) -> dict[str, An
                 derived[name] = (value, reads)
                 return value
         with recording() as reads:
+            reads.add(STARTED)  # whether there is a game part at all (the lobby has none)
             value = compute()
         derived[name] = (value, frozenset(reads).union(*(derived[source][1] for source in sources)))
         return value
@@ -122,7 +125,7 @@ def context(page: PageState, previous: "Rendered | None" = None) -> dict[str, An
 
 def page_parts(page: PageState) -> dict[str, Any]:
     """What a page is rendered from, by part: the view's game part, its table part, the context's inputs."""
-    return {"g": page.view.get("game"), "t": page.view["table"],
+    return {"g": page.view.get("game"), "t": page.view["table"], "v": {"game": page.view.get("game") is not None},
             "ctx": {"presence": page.presence, "connected": set(page.presence.get("connected", [])),
                     "links": page.links, "flash": page.flash, "version": page.version}}
 
@@ -199,7 +202,7 @@ class _Collector:
         used = names_used(ENV, name)
         if used is None:
             return frozenset({("g", ALL)})
-        reads = set(dynamic)
+        reads = set(dynamic) | {STARTED}
         for used_name in used:
             if used_name in self.derived:
                 reads |= self.derived[used_name]

@@ -39,5 +39,6 @@ def same_admin_token(given: Any, expected: str) -> bool:
 
 
 def hash_token(token: str) -> str:
-    """What is stored of a seat token: its SHA-256 (the token itself never is)."""
-    return hashlib.sha256(token.encode("ascii")).hexdigest()
+    """What is stored of a seat token: its SHA-256 (the token itself never is). Defined for any text, so that
+    a malformed credential hashes to something no seat has rather than failing."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()

@@ -86,7 +86,7 @@ def server_rss(count: int, source: Path) -> None:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{tempfile.mkdtemp()}/rss.db", "PYTHONPATH": str(source),
-           "TABULA_BOT_DELAY": "0", "TABULA_BOT_SECONDS": "0.05"}
+           "TABULA_BOT_DELAY": "0", "TABULA_BOT_SECONDS": "0.05", "TABULA_RATE_LIMITS": "0"}
     server = subprocess.Popen([sys.executable, "-m", "app", "serve", "--port", str(port), "--log-level", "warning"],
                               cwd=tempfile.mkdtemp(), env=env, start_new_session=True)
 

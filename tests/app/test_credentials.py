@@ -17,7 +17,6 @@ from app.services.credentials import well_formed
 
 from .client import create, create_full
 
-pytestmark = pytest.mark.asyncio
 
 # A real credential is URL-safe base64 (secrets.token_urlsafe). None of these is one.
 MALFORMED = ["é", "Jérôme", "tok\u00a0en", "x" * 5000, "a\x00b", "\u2603" * 8]
@@ -41,13 +40,14 @@ async def test_malformed_credentials_are_refused_never_a_500(live):
         before = live.row(table.id), live.row(lobby.id)
         for bad in MALFORMED:
             # The spectator key in the query, the seat token in a header (where the header allows it).
+            # (The JSON API may refuse a credential by the pattern its schema documents already: a 400.)
             r = await http.get(f"/api/tables/{table.id}/view", params={"spectate": bad})
-            assert r.status_code == 403, (bad, r.status_code, r.text)
+            assert r.status_code in (400, 403), (bad, r.status_code, r.text)
             r = await http.get(f"/api/tables/{table.id}/log", params={"spectate": bad})
-            assert r.status_code == 403, (bad, r.status_code)
+            assert r.status_code in (400, 403), (bad, r.status_code)
             # The invite key: the JSON API, the join form and the join page.
             r = await http.post(f"/api/tables/{lobby.id}/join", json={"invite": bad, "name": "Eve"})
-            assert r.status_code == 403, (bad, r.status_code, r.text)
+            assert r.status_code in (400, 403), (bad, r.status_code, r.text)
             r = await http.post(f"/t/{lobby.id}/join", data={"key": bad, "name": "Eve"})
             assert r.status_code == 403, (bad, r.status_code)
             r = await http.get(f"/t/{lobby.id}/join", params={"key": bad})

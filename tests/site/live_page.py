@@ -86,58 +86,48 @@ def parse(html: str) -> Node:
     return builder.root
 
 
-class _Extent(HTMLParser):
-    """Where the element starting at the beginning of the fed text ends (its end offset), and the top-level
-    elements of a message."""
+# A tag, a comment or a doctype; attribute values may hold ">" only inside quotes.
+_TAG = re.compile(r"""<!--.*?-->|<!.*?>|<(/?)([A-Za-z][A-Za-z0-9:-]*)(?:"[^"]*"|'[^']*'|[^'">])*?(/?)>""", re.S)
+_RAW_TEXT = ("script", "style", "textarea", "title")
 
-    class Done(Exception):
-        pass
+
+class _Extent:
+    """Where the top-level elements of a piece of HTML start and end (offsets), found by scanning its tags: the
+    whole-page scans of the property test made Python's HTMLParser most of its running time."""
 
     def __init__(self, text: str, stop_at_first: bool) -> None:
-        super().__init__(convert_charrefs=True)
         self.text = text
         self.stop_at_first = stop_at_first
-        self.depth = 0
         self.starts: list[int] = []
         self.ends: list[int] = []
-        self._line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
-
-    def _offset(self) -> int:
-        line, col = self.getpos()
-        return self._line_starts[line - 1] + col
-
-    def _closed(self, end: int) -> None:
-        self.ends.append(end)
-        if self.stop_at_first:
-            raise self.Done
-
-    def handle_starttag(self, tag, attrs):
-        if self.depth == 0:
-            self.starts.append(self._offset())
-        if tag in VOID:
-            if self.depth == 0:
-                self._closed(self._offset() + len(self.get_starttag_text()))
-            return
-        self.depth += 1
-
-    def handle_startendtag(self, tag, attrs):
-        if self.depth == 0:
-            self.starts.append(self._offset())
-            self._closed(self._offset() + len(self.get_starttag_text()))
-
-    def handle_endtag(self, tag):
-        if tag in VOID:
-            return
-        self.depth -= 1
-        if self.depth == 0:
-            self._closed(self.text.index(">", self._offset()) + 1)
 
     def run(self) -> "_Extent":
-        try:
-            self.feed(self.text)
-            self.close()
-        except self.Done:
-            pass
+        depth, at = 0, 0
+        while (m := _TAG.search(self.text, at)) is not None:
+            at = m.end()
+            closing, tag = m.group(1), (m.group(2) or "").lower()
+            if not tag:  # a comment or a doctype
+                continue
+            if closing:
+                depth -= 1
+                if depth == 0:
+                    self.ends.append(m.end())
+                    if self.stop_at_first:
+                        break
+                continue
+            if depth == 0:
+                self.starts.append(m.start())
+            if tag in VOID or m.group(3):
+                if depth == 0:
+                    self.ends.append(m.end())
+                    if self.stop_at_first:
+                        break
+                continue
+            depth += 1
+            if tag in _RAW_TEXT:  # its text is not markup: go straight to its end tag
+                end = re.compile(rf"</{tag}\s*>", re.I).search(self.text, at)
+                assert end is not None, f"<{tag}> is never closed"
+                at = end.start()
         return self
 
 
@@ -258,12 +248,14 @@ class InProcessSite:
         return self.app.state.service
 
     async def table(self, slug: str, players: int, options: dict[str, Any] | None = None,
-                    seed: int | None = None) -> tuple[str, list[Viewer]]:
-        """A full table (the seed chosen when given), its seats' viewers and the spectator's."""
+                    seed: int | None = None, joined=None) -> tuple[str, list[Viewer]]:
+        """A full table (the seed chosen when given), its seats' viewers and the spectator's. `joined(table_id,
+        viewers)`: called after each seat is taken (the spectator first), while the table fills."""
         r = await self.http.post("/api/tables", json={"game": slug, "players": players, "options": options or {}})
         assert r.status_code == 201, r.text
         body = r.json()
         table_id = body["id"]
+        spectator = Viewer(None, body["spectator_key"])
         viewers = []
         for n in range(players):
             if n == players - 1 and seed is not None:  # the game is set up from the seed at the last join
@@ -273,7 +265,9 @@ class InProcessSite:
                                                                            "name": f"P{n}"})
             assert r.status_code == 201, r.text
             viewers.append(Viewer(n, r.json()["token"]))
-        viewers.append(Viewer(None, body["spectator_key"]))
+            if joined is not None:
+                await joined(table_id, [spectator, *viewers])
+        viewers.append(spectator)
         return table_id, viewers
 
     async def get_page(self, table_id: str, viewer: Viewer, lang: str = "en") -> str:
@@ -335,11 +329,16 @@ async def play_checked(site: InProcessSite, slug: str, players: int, options: di
                        policy_seed: int, lang: str = "en") -> int:
     """Plays a game to its end through the page's forms, every seat and a spectator on the page's socket;
     after every action each live page must equal a fresh one. Returns the number of actions."""
-    table_id, viewers = await site.table(slug, players, options, seed)
-    for viewer in viewers:
-        await site.connect(table_id, viewer, lang)
-    await settle()  # the presence of the new sockets is written and shown
-    await assert_live_equals_reload(site, table_id, viewers, "after connecting", lang)
+    async def joined(table_id: str, viewers: list[Viewer]) -> None:
+        """Each reader opens the page as soon as it has a seat (the spectator at once): the waiting room
+        fills, then the game starts, live."""
+        for viewer in viewers:
+            if viewer.socket is None:
+                await site.connect(table_id, viewer, lang)
+        await settle()  # the presence of the new sockets is written and shown
+        await assert_live_equals_reload(site, table_id, viewers, f"{len(viewers) - 1} seat(s) taken", lang)
+
+    table_id, viewers = await site.table(slug, players, options, seed, joined)
     game = site.service.game(slug)
     holder = {"rng": rng.seed_state(policy_seed)}
     actions = 0

@@ -22,11 +22,13 @@ async def test_a_refusal_reaches_the_page_in_the_readers_language(tmp_path, slug
     arguments, never by matching the English sentence)."""
     game = REGISTRY[slug]
     async with InProcessSite(tmp_path) as site:
-        table_id, viewers = await site.table(slug, game.min_players)
+        table_id, viewers = await site.table(slug, game.min_players, seed=7)
         snap = await site.service.current(table_id)
         seat = sorted(game.to_act(snap.state))[0]
         legal = game.legal_actions(snap.state, seat)
-        action = {**legal[0], **{k: 999 for k in legal[0] if k != "type"}}  # a legal shape, impossible values
+        shaped = next((a for a in legal if len(a) > 1), legal[0])
+        # A legal action's shape with impossible values (or an argument it does not take).
+        action = {**shaped, **{k: 999 for k in shaped if k != "type"}} if len(shaped) > 1 else {**shaped, "x": 1}
         try:
             game.apply(snap.state, seat, action)
         except IllegalAction as refused:
