@@ -31,6 +31,7 @@ WORKDIR /srv/tabula/data
 
 EXPOSE 8000
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
-    CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=4)"]
+    CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/readyz', timeout=4)"]
 
+# `tabula serve` migrates too, under a Postgres advisory lock: replicas starting together migrate once.
 CMD ["sh", "-c", "tabula migrate && exec tabula serve --host 0.0.0.0 --port 8000"]

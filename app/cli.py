@@ -1,12 +1,14 @@
-"""The `tabula` command (also `python -m app`): serve, migrate, replay-check, cleanup, simulate."""
+"""The `tabula` command (also `python -m app`): serve, migrate, replay-check, cleanup, export, import,
+simulate."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import sys
-from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, AsyncIterator
+from contextlib import asynccontextmanager, nullcontext
+from typing import TYPE_CHECKING, AsyncIterator, Iterable, TextIO
 
 from .config import Settings
 
@@ -38,6 +40,15 @@ def main(argv: list[str] | None = None) -> int:
                                                   "(TABULA_LOBBY_EXPIRY_HOURS, TABULA_ABANDON_DAYS)")
     cleanup.add_argument("--dry-run", action="store_true", help="only list what would be cleaned")
 
+    export = commands.add_parser("export", help="write every finished table (or those named) as game records, "
+                                                "one JSON object per line (app/services/records.py)")
+    export.add_argument("table", nargs="*", help="only these ended tables")
+    export.add_argument("-o", "--output", default="-", help="the file to write (default: standard output)")
+
+    load = commands.add_parser("import", help="load game records written by `tabula export` (tables already "
+                                              "here are left as they are)")
+    load.add_argument("file", help="the records file (- for standard input)")
+
     commands.add_parser("simulate", add_help=False,
                         help="bots play each other: win rates per seat, game length, games per second "
                              "(e.g. tabula simulate --game ave_cesar --players 4 --games 500 "
@@ -50,9 +61,15 @@ def main(argv: list[str] | None = None) -> int:
         import uvicorn
 
         from .main import create_app
+        from .observability import log_config
 
+        extra = {"log_config": config} if (config := log_config(settings.log_format, args.log_level)) else {}
+        # On SIGTERM uvicorn stops taking connections, closes each websocket with 1012 ("service restart":
+        # the clients reconnect, to another process behind the proxy, and resync by version), lets the
+        # requests in flight finish (a move under way is committed and published), then shuts down.
         uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level=args.log_level,
-                    proxy_headers=True, forwarded_allow_ips="127.0.0.1")
+                    proxy_headers=True, forwarded_allow_ips=settings.trusted_proxies, timeout_graceful_shutdown=10,
+                    **extra)
         return 0
     if args.command == "migrate":
         from .db import migrate
@@ -64,6 +81,12 @@ def main(argv: list[str] | None = None) -> int:
         return asyncio.run(replay_check(settings, args.table))
     if args.command == "cleanup":
         return asyncio.run(cleanup_now(settings, dry_run=args.dry_run))
+    if args.command == "export":
+        with _open(args.output, "w") as out:
+            return asyncio.run(export_records(settings, args.table, out))
+    if args.command == "import":
+        with _open(args.file, "r") as lines:
+            return asyncio.run(import_records(settings, lines))
     return 2
 
 
@@ -119,3 +142,49 @@ async def cleanup_now(settings: Settings, dry_run: bool = False, out=None) -> in
             done = await cleanup.run()
             print(f"{done['expired']} waiting table(s) deleted, {done['abandoned']} game(s) abandoned", file=out)
     return 0
+
+
+def _open(path: str, mode: str):
+    """A file, or standard input / output for "-" (left open)."""
+    if path == "-":
+        return nullcontext(sys.stdout if mode == "w" else sys.stdin)
+    return open(path, mode, encoding="utf-8")
+
+
+async def export_records(settings: Settings, only: list[str] | None, out: TextIO, report: TextIO | None = None) -> int:
+    """Writes the game records of every finished table (or of `only` these ended tables), one per line."""
+    from .services.errors import ServiceError
+
+    report = report or sys.stderr
+    async with tables_service(settings) as service:
+        try:
+            records = await service.records(only or None)
+        except ServiceError as e:
+            print(e.message, file=report)
+            return 1
+    for record in records:
+        out.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
+    print(f"exported {len(records)} table(s)", file=report)
+    return 0
+
+
+async def import_records(settings: Settings, lines: Iterable[str], report: TextIO | None = None) -> int:
+    """Loads game records (one JSON object per line); returns 1 if any line could not be loaded."""
+    from .services.records import BadRecord
+
+    report = report or sys.stdout
+    loaded = present = bad = 0
+    async with tables_service(settings) as service:
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                if await service.load_record(json.loads(line)):
+                    loaded += 1
+                else:
+                    present += 1
+            except (BadRecord, json.JSONDecodeError) as e:
+                bad += 1
+                print(f"line {number}: {e}", file=report)
+    print(f"imported {loaded} table(s), {present} already here, {bad} refused", file=report)
+    return 1 if bad else 0

@@ -25,10 +25,13 @@
 | `TABULA_LIMIT_ACTIONS` | actions one seat may submit | `10/second` |
 | `TABULA_LIMIT_LOGINS` | admin login attempts from one client | `5/minute` |
 | `TABULA_MAX_SOCKETS` | websocket connections one client may hold open at once | 32 |
+| `TABULA_TRUSTED_PROXIES` | addresses whose `X-Forwarded-For` / `X-Forwarded-Proto` `tabula serve` believes (`*`: any, when only the proxy can reach the app, as in docker-compose.yml) | `127.0.0.1` |
+| `TABULA_METRICS` | `1` serves Prometheus metrics at `/metrics` (app/observability.py) | off |
+| `TABULA_LOG_FORMAT` | `json` writes the logs as one JSON object per line, with request and table ids | text |
 
-A client is its address as the server sees it: `tabula serve` takes `X-Forwarded-For` from a reverse proxy on
-the same machine (127.0.0.1); a proxy elsewhere makes every player share its limits. Each server process
-counts its own clients.
+A client is its address as the server sees it: `tabula serve` takes `X-Forwarded-For` from the reverse proxies
+of TABULA_TRUSTED_PROXIES (one on the same machine by default); any other proxy makes every player share its
+limits. Each server process counts its own clients.
 """
 
 from __future__ import annotations
@@ -84,6 +87,9 @@ class Settings:
     limit_actions: str = "10/second"
     limit_logins: str = "5/minute"
     max_sockets: int = 32
+    trusted_proxies: str = "127.0.0.1"
+    metrics: bool = False
+    log_format: str = "text"
 
     @classmethod
     def from_env(cls) -> "Settings":
@@ -111,6 +117,9 @@ class Settings:
             limit_actions=os.environ.get("TABULA_LIMIT_ACTIONS") or "10/second",
             limit_logins=os.environ.get("TABULA_LIMIT_LOGINS") or "5/minute",
             max_sockets=int(os.environ.get("TABULA_MAX_SOCKETS") or 32),
+            trusted_proxies=(os.environ.get("TABULA_TRUSTED_PROXIES") or "127.0.0.1").strip(),
+            metrics=_flag("TABULA_METRICS"),
+            log_format=(os.environ.get("TABULA_LOG_FORMAT") or "text").strip().lower(),
         )
 
     @property

@@ -17,8 +17,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import games
 from games.core.bots import Budget
 
+from . import observability
 from .config import Settings, project_root
 from .db import make_async_engine, migrate_async
+from .observability import RequestIds
+from .routes.ops import migration_head
 from .realtime.hub import Hub
 from .services.errors import ServiceError
 from .services.bots import BotRunner, check_level, expire
@@ -98,6 +101,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = Hub(service, database_url=settings.database_url, is_postgres=settings.is_postgres,
                   heartbeat=settings.heartbeat)
         app.state.engine = engine
+        app.state.migration_head = migration_head(settings)
+        service.on_move.append(observability.committed)
         app.state.service = service
         app.state.hub = hub
         await hub.start()
@@ -124,9 +129,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.limits = RateLimits(settings)
     # The edge (app/web/security.py) also turns any unexpected exception into a logged 500 page.
     app.add_middleware(Edge, settings=settings, limits=app.state.limits)
+    app.add_middleware(RequestIds)  # outermost: the edge's own log lines carry the ids too
 
     @app.exception_handler(ServiceError)
     async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:
+        observability.error(type(exc))
         return JSONResponse({**exc.body(), "error": clip_echo(exc.message)}, status_code=exc.status)
 
     @app.exception_handler(RateLimited)
@@ -146,8 +153,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         detail = exc.detail if isinstance(exc.detail, str) else "Error."
         return JSONResponse({"error": detail}, status_code=exc.status_code, headers=exc.headers)
 
-    from .routes import api, pages, ws
+    from .routes import api, ops, pages, ws
 
+    app.include_router(ops.router)
     app.include_router(api.router)
     api.complete_openapi(app)
     app.include_router(ws.router)

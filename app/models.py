@@ -1,5 +1,5 @@
 """The database schema: tables (one row per game table), their seats, the append-only action log, the
-seat changes (bots taking over, players taking back), and live presence. Every change here needs an
+seat changes (bots taking over, players taking back), live presence, and the admins' audit log. Every change here needs an
 Alembic migration (tests/app/test_skeleton.py checks that they agree). Only the tables service
 (app/services/tables.py) reads and writes these rows, through SQLAlchemy Core on the tables declared here.
 
@@ -146,3 +146,19 @@ class Presence(Base):
     seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
     __table_args__ = (Index("ix_presence_table", "table_id"),)
+
+
+class AuditEntry(Base):
+    """What an admin did (the admin page's actions): who, when, what, to which table. No foreign key to the
+    table: the entry outlives a table the clean-up deletes."""
+
+    __tablename__ = "audit_log"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    who: Mapped[str] = mapped_column(String(80))
+    action: Mapped[str] = mapped_column(String(32))
+    table_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    detail: Mapped[str] = mapped_column(Text, default="")
+
+    __table_args__ = (Index("ix_audit_log_at", "at"),)

@@ -26,8 +26,9 @@ class ServerProcess:
     database and the extra environment given; its output goes to `workdir/server-PORT.log`."""
 
     def __init__(self, database_url: str, workdir: Path, port: int | None = None,
-                 env: dict[str, str] | None = None):
+                 env: dict[str, str] | None = None, log_level: str = "warning"):
         self.database_url = database_url
+        self.log_level = log_level
         self.workdir = workdir
         self.port = port or free_port()
         self.env = env or {}
@@ -45,7 +46,7 @@ class ServerProcess:
         env.pop("TABULA_PUBLIC_URL", None)  # links are made from the request, as on a friend's machine
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "app", "serve", "--port", str(self.port), "--log-level", "warning"],
+                [sys.executable, "-m", "app", "serve", "--port", str(self.port), "--log-level", self.log_level],
                 cwd=self.workdir, env=env, stdout=log, stderr=subprocess.STDOUT)
         return self
 

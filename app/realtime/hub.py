@@ -31,6 +31,7 @@ from typing import Any, Callable
 
 from starlette.websockets import WebSocket
 
+from .. import observability
 from ..models import LOBBY
 from ..services.tables import Snapshot, TablesService, compact
 from .diff import PatchMemo, patch_message, view_patch
@@ -104,6 +105,7 @@ class Connection:
         try:
             async with self._lock:
                 await self.ws.send_text(message)
+            observability.socket_message("out", message)
         except Exception:  # the peer went away; its handler cleans up
             self.closed = True
 

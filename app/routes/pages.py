@@ -9,9 +9,10 @@ then a 303 back to the page); htmx only enhances them: an action posted by htmx 
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Awaitable, Callable
 from urllib.parse import quote, unquote
 
 import markdown
@@ -19,16 +20,18 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 import games
+from games.core.bots import LEVELS
 
+from .. import observability
 from ..config import project_root
 from ..i18n import LANG_COOKIE, pick_lang, service_message, translator
 from ..pages.render import ENV, PageState, context
 from ..services import bots
 from ..services.credentials import same_admin_token, same_secret
 from ..services.errors import Illegal, ServiceError
-from ..services.tables import TablesService, hash_token
+from ..services.tables import Audit, TablesService, hash_token
 from ..web.bodies import parse_json
-from ..web.limits import rate_limits
+from ..web.limits import client_of, rate_limits
 from ..web.security import ADMIN_SESSION_SECONDS, admin_session, admin_session_valid, clip_echo
 from .api import base_url, seat_cookie
 
@@ -64,6 +67,7 @@ def _message(request: Request, status: int, en: str, fr: str) -> HTMLResponse:
 
 
 def _problem(request: Request, exc: ServiceError) -> HTMLResponse:
+    observability.error(type(exc))
     return _render(request, "message.html", status=exc.status,
                    message=clip_echo(service_message(exc.message, lang_of(request))))
 
@@ -116,19 +120,6 @@ async def home(request: Request) -> HTMLResponse:
             mine.append({**summary, "you": ident.seat})
     mine.sort(key=lambda t: t["created_at"] or "", reverse=True)
     return _render(request, "home.html", games=listed, mine=mine[:8])
-
-
-@router.get("/healthz")
-async def healthz(request: Request) -> Response:
-    from sqlalchemy import text
-
-    try:
-        async with request.app.state.engine.connect() as conn:
-            await conn.execute(text("SELECT 1"))
-    except Exception:
-        return Response('{"status":"unavailable","database":false}', status_code=503,
-                        media_type="application/json")
-    return Response('{"status":"ok","database":true}', media_type="application/json")
 
 
 def _options_from_form(game: games.Game, form: Any) -> dict[str, Any]:
@@ -455,18 +446,90 @@ def admin_token(request: Request) -> str | None:
     return request.app.state.settings.admin_token or None
 
 
-@router.get("/admin", response_class=HTMLResponse)
-async def admin_page(request: Request) -> Response:
+def _admin(request: Request) -> str | Response:
+    """Who the admin is (their session, seen from their address) for the audit log, or the page that
+    refuses them: 404 when the admin page is off, the login form (401) without a valid session."""
     if not admin_token(request):
         return _message(request, 404, "The admin page is disabled on this server (TABULA_ADMIN_TOKEN is not set).",
                         "La page d'administration est désactivée sur ce serveur (TABULA_ADMIN_TOKEN n'est pas défini).")
-    if not admin_session_valid(admin_token(request), request.cookies.get(ADMIN_COOKIE)):
+    cookie = request.cookies.get(ADMIN_COOKIE)
+    if not admin_session_valid(admin_token(request), cookie):
         return _render(request, "admin_login.html", status=401, failed=False)
-    tables = await _service(request).listing()
+    session = hashlib.sha256(cookie.encode()).hexdigest()[:8]  # names the session, never reveals it
+    return f"admin session {session} from {client_of(request)}"
+
+
+@router.get("/admin", response_class=HTMLResponse)
+async def admin_page(request: Request) -> Response:
+    who = _admin(request)
+    if isinstance(who, Response):
+        return who
+    service = _service(request)
     settings = request.app.state.settings
-    return _render(request, "admin.html", tables=tables, games=_served(request),
-                   stale=await request.app.state.cleanup.preview(),
+    return _render(request, "admin.html", tables=await service.listing(), games=_served(request),
+                   stale=await request.app.state.cleanup.preview(), figures=await observability.figures(request.app),
+                   audit=await service.audit_log(), takeover_level=settings.takeover_level,
                    lobby_expiry_hours=settings.lobby_expiry_hours, abandon_days=settings.abandon_days)
+
+
+async def _admin_act(request: Request, action: str, do: Callable[[str], Awaitable[Response | None]]) -> Response:
+    """An admin action from the admin page: refused without a session; done through the tables service,
+    which writes it to the audit log with its effect; then back to the page."""
+    who = _admin(request)
+    if isinstance(who, Response):
+        return who
+    try:
+        result = await do(who)
+    except ServiceError as e:
+        return _problem(request, e)
+    observability.ADMIN_ACTIONS.labels(action).inc()
+    return result or RedirectResponse("/admin#admin-audit", status_code=303)
+
+
+@router.get("/admin/tables/{table_id}/watch")
+async def admin_watch(request: Request, table_id: str) -> Response:
+    """Opens any table as a spectator, a private one too (the look is audited)."""
+    async def watch(who: str) -> Response:
+        key = await _service(request).admin_spectator_key(table_id, Audit(who, "spectate", table_id))
+        return RedirectResponse(f"/t/{table_id}/watch?key={quote(key)}", status_code=303)
+
+    return await _admin_act(request, "spectate", watch)
+
+
+@router.post("/admin/tables/{table_id}/end")
+async def admin_end(request: Request, table_id: str) -> Response:
+    """Ends a game in play as abandoned (no scores)."""
+    async def end(who: str) -> None:
+        await _service(request).admin_end(table_id, Audit(who, "end", table_id, "ended as abandoned"))
+
+    return await _admin_act(request, "end", end)
+
+
+@router.post("/admin/tables/{table_id}/seats/{seat}/remove")
+async def admin_remove(request: Request, table_id: str, seat: int) -> Response:
+    """Removes the player of a seat; a bot (the form's level, else the takeover level) plays it on."""
+    form = await request.form()
+    level = str(form.get("level") or request.app.state.settings.takeover_level)
+    if level not in LEVELS:
+        return _message(request, 400, "There is no such bot level.", "Ce niveau de robot n'existe pas.")
+
+    async def remove(who: str) -> None:
+        await _service(request).admin_remove(table_id, seat, level, Audit(
+            who, "remove", table_id, f"seat {seat} given to the {level} bot"))
+
+    return await _admin_act(request, "remove", remove)
+
+
+@router.post("/admin/cleanup")
+async def admin_cleanup(request: Request) -> Response:
+    """Runs the stale-table clean-up now."""
+    async def clean(who: str) -> None:
+        done = await request.app.state.cleanup.run()
+        await _service(request).write_audit(Audit(
+            who, "cleanup", None, f"{done['expired']} waiting table(s) deleted, "
+                                  f"{done['abandoned']} game(s) abandoned"))
+
+    return await _admin_act(request, "cleanup", clean)
 
 
 @router.post("/admin")

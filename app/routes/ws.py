@@ -10,6 +10,7 @@ from fastapi import APIRouter, WebSocket
 from starlette.datastructures import QueryParams
 from starlette.websockets import WebSocketDisconnect
 
+from .. import observability
 from ..i18n import pick_lang
 from ..pages.socket import PageConnection
 from ..realtime.hub import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, Connection, Hub, InlineAck
@@ -66,9 +67,11 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
             if raw is None and message.get("bytes") is not None:
                 raw = message["bytes"].decode("utf-8", "replace")
             conn.last_seen = _now()
+            observability.socket_message("in", raw or "")
             try:
                 await _handle(service, hub, conn, raw or "")
-            except Exception:  # never leak details; keep the connection
+            except Exception as e:  # never leak details; keep the connection
+                observability.error(type(e))
                 log.exception("websocket message failed at table %s", table_id)
                 await conn.send(compact({"type": "error", "status": 500, "error": "Internal error."}))
     except WebSocketDisconnect:
@@ -115,6 +118,7 @@ async def table_html_socket(ws: WebSocket, table_id: str) -> None:
             if message["type"] == "websocket.disconnect":
                 break
             conn.last_seen = _now()  # the page answers every ping (any message counts)
+            observability.socket_message("in", message.get("text") or "")
     except WebSocketDisconnect:
         pass
     finally:
@@ -170,8 +174,10 @@ async def _handle(service: TablesService, hub: Hub, conn: Connection, raw: str) 
             except RateLimited as e:
                 reply = {"type": "error", "status": 429, "error": e.en, "retry_after": e.retry_after}
             except Conflict as e:
+                observability.error(type(e))
                 reply = {"type": "error", "status": e.status, **e.body()}
             except ServiceError as e:
+                observability.error(type(e))
                 reply = {"type": "error", "status": e.status, "error": e.message}
         if inline is not None and inline.delivered and reply["type"] == "ack":
             return

@@ -46,6 +46,7 @@ from typing import Any
 from games.core.bots import LEVELS, Budget, derive_seed, make_bot
 from games.core.game import Action, State, clone
 
+from .. import observability
 from ..models import LOBBY, PLAYING
 from .errors import Conflict, Forbidden, NotFound, ServiceError
 from .tables import Snapshot, TablesService, now
@@ -280,7 +281,9 @@ class BotRunner:
         loop = asyncio.get_running_loop()
         started = loop.time()
         seed = bot_seed(await self._table_seed(table_id), snap.version, seat)
+        deciding = loop.time()
         action = await self._decide(snap.game, snap.state, seat, level, seed)
+        observability.bot_decided(level, loop.time() - deciding)
         wait = self._random.uniform(*self.delay) - (loop.time() - started)
         if wait > 0:
             await asyncio.sleep(wait)

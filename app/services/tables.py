@@ -45,11 +45,12 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from games.core import Game, IllegalAction
 
 from ..models import (ABANDONED, ENDED, FINISHED, LOBBY, PLAYING, RECLAIM, SPECTATOR_SEAT, TAKEOVER, ActionLog,
-                      Presence, Seat, SeatChange, Table)
+                      AuditEntry, Presence, Seat, SeatChange, Table)
 from .bot_seats import bot_names, hidden_token_hash, seat_levels
 from .commits import GroupCommitter
 from .credentials import KEY_BYTES, TOKEN_BYTES, hash_token, same_secret, well_formed
 from .errors import BadRequest, Conflict, EngineFailure, Forbidden, Illegal, NotFound
+from .records import BadRecord, make_record, replay_record
 from .timers import MAX_TURN_SECONDS, turn_deadline
 
 log = logging.getLogger("tabula.tables")
@@ -61,8 +62,8 @@ CACHE_TABLES = 1024  # tables in play held by the snapshot cache (see SnapshotCa
 LIVE = (LOBBY, PLAYING)  # the statuses of a table that can still change
 
 # The rows of a table, for SQLAlchemy Core (the hot path of a move keeps its hand-written statements below).
-TABLES, SEATS, ACTIONS, SEAT_CHANGES, PRESENCE = (
-    model.__table__ for model in (Table, Seat, ActionLog, SeatChange, Presence))
+TABLES, SEATS, ACTIONS, SEAT_CHANGES, PRESENCE, AUDIT = (
+    model.__table__ for model in (Table, Seat, ActionLog, SeatChange, Presence, AuditEntry))
 
 
 def now() -> datetime:
@@ -117,6 +118,19 @@ class Snapshot:
     turn_timer: int | None = None
     deadline: str | None = None
     views: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Audit:
+    """One admin action for the audit log: who did it, what, to which table, with what detail."""
+
+    who: str
+    action: str
+    table_id: str | None = None
+    detail: str = ""
+
+    def row(self) -> dict[str, Any]:
+        return {"who": self.who[:80], "action": self.action, "table_id": self.table_id, "detail": self.detail}
 
 
 @dataclass(frozen=True)
@@ -272,6 +286,8 @@ class TablesService:
         self._table_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._write_lock = asyncio.Lock()  # SQLite: one writer per process
         self.on_commit: list[CommitHook] = []
+        # Called with (game, seconds the commit took) after each move's commit (app/observability.py).
+        self.on_move: list[Callable[[str, float], None]] = []
         self.committer = GroupCommitter(self._write_many)
         self.timings = Timings()
 
@@ -486,11 +502,13 @@ class TablesService:
             await self._publish(snap)
         return snap.version
 
-    async def change_seats(self, snap: Snapshot, changes: dict[int, str | None], reason: str) -> Snapshot | None:
+    async def change_seats(self, snap: Snapshot, changes: dict[int, str | None], reason: str, *,
+                           evict: bool = False, audit: Audit | None = None) -> Snapshot | None:
         """One new version in which the seats of `changes` pass to a bot (a level) or back to their player
         (None), if the table is still playing at `snap.version` (else nothing is written: None). Each seat
         that changes hands is a row of the seat changes (see models.SeatChange). The caller holds the
-        table's lock. The deadline restarts for the new version."""
+        table's lock. The deadline restarts for the new version. `evict`: the player is removed (their
+        token no longer opens the seat, which stays the bot's); `audit`: the admin action, written with it."""
         game = self.game(snap.game)
         seat_bots = list(snap.seat_bots)
         for seat, level in changes.items():
@@ -507,7 +525,10 @@ class TablesService:
                 return None
             for seat, level in sorted(changes.items()):
                 await conn.execute(update(SEATS).where(SEATS.c.table_id == snap.id, SEATS.c.number == seat)
-                                   .values(bot_level=level, bot_takeover=level is not None))
+                                   .values(bot_level=level, bot_takeover=level is not None and not evict,
+                                           **({"token_hash": hidden_token_hash()} if evict else {})))
+            if audit is not None:
+                await conn.execute(insert(AUDIT).values(at=at, **audit.row()))
             await conn.execute(insert(SEAT_CHANGES), [
                 {"table_id": snap.id, "version": new_version, "seat": seat, "kind": TAKEOVER if level else RECLAIM,
                  "reason": reason, "level": level, "created_at": at} for seat, level in sorted(changes.items())])
@@ -596,6 +617,8 @@ class TablesService:
             snap = await self._load(new_snap.id)
             raise Conflict("The table has moved on since that version; here is the current view.",
                            snap.version, self.client_view(snap, seat))
+        for observe in self.on_move:
+            observe(new_snap.game, committed - started)
         self.cache.put(new_snap)
         await self._publish(new_snap, acknowledge)
         self.timings.add("publish", time.perf_counter() - committed)
@@ -729,18 +752,105 @@ class TablesService:
 
     @staticmethod
     async def _seats_of(conn: Any, ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
-        """The seats of these tables, for the admin's lists: number, name and whether it is connected."""
+        """The seats of these tables, for the admin's lists: number, name, whether it is connected, and the
+        bot playing it (its level, and whether it took the seat over from its player)."""
         seats: dict[str, list[dict[str, Any]]] = {i: [] for i in ids}
         if ids:
-            for s in (await conn.execute(select(SEATS.c.table_id, SEATS.c.number, SEATS.c.name, SEATS.c.connected)
+            for s in (await conn.execute(select(SEATS.c.table_id, SEATS.c.number, SEATS.c.name, SEATS.c.connected,
+                                                SEATS.c.bot_level, SEATS.c.bot_takeover)
                                          .where(SEATS.c.table_id.in_(ids))
                                          .order_by(SEATS.c.table_id, SEATS.c.number))).all():
-                seats[s.table_id].append({"number": s.number, "name": s.name, "connected": bool(s.connected)})
+                seats[s.table_id].append({"number": s.number, "name": s.name, "connected": bool(s.connected),
+                                          "bot": s.bot_level, "takeover": bool(s.bot_takeover)})
         return seats
+
+    async def count_by_status(self) -> dict[str, int]:
+        """How many tables have each status (for the server's figures)."""
+        async with self.autocommit.connect() as conn:
+            rows = (await conn.execute(select(TABLES.c.status, func.count()).group_by(TABLES.c.status))).all()
+        return {status: n for status, n in rows}
 
     async def table_ids(self) -> list[str]:
         async with self.autocommit.connect() as conn:
             return list((await conn.execute(select(TABLES.c.id).order_by(TABLES.c.created_at, TABLES.c.id))).scalars())
+
+    # ------------------------------------------------------------------------------ game records
+
+    async def records(self, only: Sequence[str] | None = None) -> list[dict[str, Any]]:
+        """The game records (app/services/records.py) of every finished table, or of the ended tables named
+        in `only` (a table still in play has no record: its seed is secret). Oldest first."""
+        wanted = select(TABLES).order_by(TABLES.c.created_at, TABLES.c.id)
+        async with self.autocommit.connect() as conn:
+            if only:
+                rows = (await conn.execute(wanted.where(TABLES.c.id.in_(list(only))))).mappings().all()
+                found = {r["id"]: r for r in rows}
+                for table_id in only:
+                    if table_id not in found:
+                        raise NotFound(f"There is no table {table_id!r}.")
+                    if found[table_id]["status"] not in ENDED:
+                        raise Conflict(f"The table {table_id!r} is still in play: only ended games have records.")
+            else:
+                rows = (await conn.execute(wanted.where(TABLES.c.status == FINISHED))).mappings().all()
+            ids = [r["id"] for r in rows]
+            seats = (await conn.execute(select(SEATS).where(SEATS.c.table_id.in_(ids))
+                                        .order_by(SEATS.c.number))).mappings().all()
+            actions = (await conn.execute(select(ACTIONS).where(ACTIONS.c.table_id.in_(ids))
+                                          .order_by(ACTIONS.c.version))).mappings().all()
+            changes = (await conn.execute(select(SEAT_CHANGES).where(SEAT_CHANGES.c.table_id.in_(ids))
+                                          .order_by(SEAT_CHANGES.c.version, SEAT_CHANGES.c.seat))).mappings().all()
+        by_table: dict[str, dict[str, list[dict[str, Any]]]] = {i: {"s": [], "a": [], "c": []} for i in ids}
+        for s in seats:
+            by_table[s["table_id"]]["s"].append({**s, "bot": s["bot_level"]})
+        for a in actions:
+            by_table[a["table_id"]]["a"].append({**a, "action": json.loads(a["action"]), "at": _iso(a["created_at"])})
+        for c in changes:
+            by_table[c["table_id"]]["c"].append({**c, "at": _iso(c["created_at"])})
+        def facts(r: Any) -> dict[str, Any]:
+            options = r["options"] if isinstance(r["options"], dict) else json.loads(r["options"])
+            return {**r, "options": options, **{k: _iso(r[k]) for k in ("created_at", "started_at", "finished_at")}}
+
+        return [make_record(facts(r), by_table[r["id"]]["s"], by_table[r["id"]]["a"], by_table[r["id"]]["c"])
+                for r in rows]
+
+    async def load_record(self, record: Any) -> bool:
+        """Loads a game record exported by another server (checked first: BadRecord says what is wrong);
+        False when a table with its id is already here. Its seats get tokens nobody holds (the game is over)
+        and the table new invite and spectator keys."""
+        replayed = replay_record(self.games, record)
+        problem = replay_problem(self.games, replayed, replayed.actions, replayed.seat_changes)
+        if problem:
+            raise BadRecord(f"The record does not hold together: {problem}.")
+        at = now()
+
+        def when(value: str | None) -> datetime | None:
+            return None if value is None else datetime.fromisoformat(value)
+
+        async with self._writer() as conn:
+            if (await conn.execute(select(TABLES.c.id).where(TABLES.c.id == record["id"]))).first():
+                return False
+            await conn.execute(insert(TABLES).values(
+                id=record["id"], game=record["game"], players=record["players"], options=record["options"],
+                seed=record["seed"], status=record["status"], version=record["version"],
+                rules_version=record["rules_version"], state=replayed.state,
+                invite_key=secrets.token_urlsafe(KEY_BYTES), spectator_key=secrets.token_urlsafe(KEY_BYTES),
+                spectators=0, turn_timer=record["turn_timer"],
+                created_at=when(record["created_at"]) or at, updated_at=at,
+                started_at=when(record["started_at"]), finished_at=when(record["finished_at"])))
+            await conn.execute(insert(SEATS), [
+                {"table_id": record["id"], "number": s["number"], "name": s["name"], "connected": False,
+                 "token_hash": hidden_token_hash(), "joined_at": None, "bot_level": s["bot"], "bot_takeover": False}
+                for s in record["seats"]])
+            if record["actions"]:
+                await conn.execute(insert(ACTIONS), [
+                    {"table_id": record["id"], "version": a["version"], "seat": a["seat"],
+                     "action": canonical_action(a["action"]), "created_at": when(a["at"]) or at}
+                    for a in record["actions"]])
+            if record["seat_changes"]:
+                await conn.execute(insert(SEAT_CHANGES), [
+                    {"table_id": record["id"], "version": c["version"], "seat": c["seat"], "kind": c["kind"],
+                     "reason": c["reason"], "level": c["level"], "created_at": when(c["at"]) or at}
+                    for c in record["seat_changes"]])
+        return True
 
     # -------------------------------------------------------------------------- the bots and timers
 
@@ -800,20 +910,67 @@ class TablesService:
             self.cache.drop(table_id)
         return gone.rowcount == 1
 
-    async def abandon(self, table_id: str, version: int) -> Snapshot | None:
-        """Ends a game nobody plays as abandoned: one new version, if the table is still playing at
-        `version` (else nothing is written: None). Its log stays, so the replay check still holds."""
+    async def abandon(self, table_id: str, version: int, audit: Audit | None = None) -> Snapshot | None:
+        """Ends a game nobody plays (or an admin ends) as abandoned, with no scores: one new version, if the
+        table is still playing at `version` (else nothing is written: None). Its log stays, so the replay
+        check still holds. `audit`: the admin action, written with it."""
         at = now()
         async with self.table_lock(table_id):
             async with self._writer() as conn:
                 moved = await conn.execute(update(TABLES).where(
                     TABLES.c.id == table_id, TABLES.c.version == version, TABLES.c.status == PLAYING)
                     .values(status=ABANDONED, version=version + 1, updated_at=at, finished_at=at, deadline_at=None))
+                if moved.rowcount == 1 and audit is not None:
+                    await conn.execute(insert(AUDIT).values(at=at, **audit.row()))
             if moved.rowcount != 1:
                 return None
             snap = await self._load(table_id)
             await self._publish(snap)
         return snap
+
+    # ------------------------------------------------------------------------------- admin actions
+
+    async def admin_end(self, table_id: str, audit: Audit) -> Snapshot:
+        """An admin ends a game in play as abandoned (no scores); its players see it at once."""
+        snap = await self.current(table_id)
+        if snap.status != PLAYING:
+            raise Conflict("Only a game in play can be ended (a waiting table is deleted by the clean-up).")
+        ended = await self.abandon(table_id, snap.version, audit)
+        if ended is None:
+            raise Conflict("The table moved on meanwhile; look again and retry.")
+        return ended
+
+    async def admin_remove(self, table_id: str, seat: int, level: str, audit: Audit) -> Snapshot:
+        """An admin removes the player of a seat from a game in play: a bot of `level` takes the seat for
+        good (the player's link no longer opens it, and their open pages are told so)."""
+        async with self.table_lock(table_id):
+            snap = await self.current(table_id)
+            if snap.status != PLAYING:
+                raise Conflict("Players can only be removed from a game in play.")
+            if not 0 <= seat < snap.players:
+                raise BadRequest("There is no such seat at this table.")
+            if snap.seat_bots[seat] and not snap.seat_takeovers[seat]:
+                raise Conflict("A bot plays that seat already.")
+            new = await self.change_seats(snap, {seat: level}, "removed", evict=True, audit=audit)
+        if new is None:
+            raise Conflict("The table moved on meanwhile; look again and retry.")
+        return new
+
+    async def admin_spectator_key(self, table_id: str, audit: Audit) -> str:
+        """The table's spectator key for an admin who opens it (even a private table); the look is audited."""
+        snap = await self.current(table_id)
+        await self.write_audit(audit)
+        return snap.spectator_key
+
+    async def write_audit(self, audit: Audit) -> None:
+        async with self._writer() as conn:
+            await conn.execute(insert(AUDIT).values(at=now(), **audit.row()))
+
+    async def audit_log(self, limit: int = 200) -> list[dict[str, Any]]:
+        """The latest admin actions, newest first."""
+        async with self.autocommit.connect() as conn:
+            rows = (await conn.execute(select(AUDIT).order_by(AUDIT.c.id.desc()).limit(limit))).mappings().all()
+        return [{**r, "at": _iso(r["at"])} for r in rows]
 
     # -------------------------------------------------------------------------------------- presence
 

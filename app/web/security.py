@@ -24,6 +24,7 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .. import observability
 from ..config import Settings
 from ..i18n import pick_lang, translator
 from ..pages.render import ENV
@@ -192,7 +193,8 @@ class Edge:
 
         try:
             await self.app(scope, replay, send_secured)
-        except Exception:
+        except Exception as e:
+            observability.error(type(e))
             log.exception("unhandled error on %s %s", scope["method"], scope["path"])
             if started:
                 raise

@@ -54,11 +54,12 @@ def test_migrations_and_models_agree(fresh_db_url):
         engine.dispose()
 
 
-async def test_health_checks_the_database(live):
+async def test_health_and_readiness(live):
     async with httpx.AsyncClient(base_url=live.base) as http:
-        r = await http.get("/healthz")
-    assert r.status_code == 200
-    assert r.json() == {"status": "ok", "database": True}
+        alive = await http.get("/healthz")
+        ready = await http.get("/readyz")
+    assert alive.status_code == 200 and alive.json() == {"status": "ok"}
+    assert ready.status_code == 200 and ready.json()["database"] is True
 
 
 async def test_home_lists_the_registry_games_with_vendored_htmx(live_pg):

@@ -1,0 +1,158 @@
+"""Watching a running server: Prometheus metrics and structured logs with a request and table id (the
+routes `/metrics`, `/healthz` and `/readyz` are in app/routes/ops.py). Light to import: the bot workers
+load it with the bots.
+
+The metrics live in prometheus-client's process-wide registry, as that library means them to: the code
+that does the work counts it (a commit, a bot decision, a websocket message, an error) with one call here.
+`/metrics` serves them only when TABULA_METRICS=1 (a 404 otherwise: what a process counts is the
+operator's business). Gauges of what the database holds (tables by status) and of this process's sockets
+are read at each scrape.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import json
+import logging
+import re
+import secrets
+from datetime import datetime, timezone
+from typing import Any
+
+from prometheus_client import REGISTRY, Counter, Gauge, Histogram
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from .models import STATUSES
+
+# ------------------------------------------------------------------------------------------ metrics
+
+TABLES = Gauge("tabula_tables", "Tables in the database, by status.", ["status"])
+SOCKETS = Gauge("tabula_sockets", "Websockets open on this process (JSON and page sockets).")
+ACTIONS = Counter("tabula_actions_committed", "Moves committed by this process, by game.", ["game"])
+COMMIT_SECONDS = Histogram("tabula_commit_seconds", "Time from a move's write to its commit (group commit "
+                           "included).", buckets=(.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5))
+BOT_SECONDS = Histogram("tabula_bot_decision_seconds", "Time a bot takes to decide, by level.", ["level"],
+                        buckets=(.005, .01, .05, .1, .25, .5, 1, 2, 5, 10))
+WS_MESSAGES = Counter("tabula_websocket_messages", "Websocket messages, by direction (in, out).", ["direction"])
+WS_BYTES = Counter("tabula_websocket_bytes", "Websocket message bytes (UTF-8), by direction (in, out).",
+                   ["direction"])
+ERRORS = Counter("tabula_errors", "Errors answered or logged, by class (a refusal's class, or the "
+                 "exception of a 500).", ["error"])
+ADMIN_ACTIONS = Counter("tabula_admin_actions", "Admin actions done on this process, by action.", ["action"])
+
+
+def committed(game: str, seconds: float) -> None:
+    ACTIONS.labels(game).inc()
+    COMMIT_SECONDS.observe(seconds)
+
+
+def bot_decided(level: str, seconds: float) -> None:
+    BOT_SECONDS.labels(level).observe(seconds)
+
+
+def socket_message(direction: str, message: str) -> None:
+    WS_MESSAGES.labels(direction).inc()
+    WS_BYTES.labels(direction).inc(len(message.encode("utf-8")))
+
+
+def error(kind: type | str) -> None:
+    ERRORS.labels(kind if isinstance(kind, str) else kind.__name__).inc()
+
+
+def _sample(metric: Any, **labels: str) -> float:
+    value = REGISTRY.get_sample_value(metric, labels or None)
+    return value or 0.0
+
+
+async def figures(app: Any) -> dict[str, Any]:
+    """The server's figures, as `/metrics` and the admin page show them: read from the database (tables
+    by status) and this process (sockets, and what it counted since it started)."""
+    counts = await app.state.service.count_by_status()
+    for status in STATUSES:
+        TABLES.labels(status).set(counts.get(status, 0))
+    SOCKETS.set(sum(sum(c.values()) for c in app.state.hub.local_counts.values()))
+    errors = {s.labels["error"]: s.value for m in ERRORS.collect() for s in m.samples
+              if s.name.endswith("_total")}
+    return {
+        "tables": {status: counts.get(status, 0) for status in STATUSES},
+        "sockets": int(_sample("tabula_sockets")),
+        "actions": int(sum(s.value for m in ACTIONS.collect() for s in m.samples if s.name.endswith("_total"))),
+        "commits": int(_sample("tabula_commit_seconds_count")),
+        "commit_seconds": _sample("tabula_commit_seconds_sum"),
+        "messages_out": int(_sample("tabula_websocket_messages_total", direction="out")),
+        "messages_in": int(_sample("tabula_websocket_messages_total", direction="in")),
+        "errors": dict(sorted(errors.items())),
+    }
+
+
+# ------------------------------------------------------------------------------------------ logging
+
+REQUEST_ID: contextvars.ContextVar[str | None] = contextvars.ContextVar("tabula_request_id", default=None)
+TABLE_ID: contextvars.ContextVar[str | None] = contextvars.ContextVar("tabula_table_id", default=None)
+_TABLE_IN_PATH = re.compile(r"^/(?:t|api/tables|ws/tables|admin/tables)/([A-Za-z0-9_-]{8,32})(?:/|$)")
+_REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+
+
+class RequestIds:
+    """Gives every request and websocket an id (the proxy's `X-Request-ID` when it sends a sane one) and
+    notes the table its path names, for the log lines written while it is served; answers carry the id."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        given = dict(scope.get("headers") or ()).get(b"x-request-id", b"").decode("latin-1")
+        request_id = given if _REQUEST_ID.match(given) else secrets.token_hex(8)
+        table = _TABLE_IN_PATH.match(scope.get("path", ""))
+        tokens = (REQUEST_ID.set(request_id), TABLE_ID.set(table.group(1) if table else None))
+
+        async def send_with_id(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                message.setdefault("headers", [])
+                message["headers"] = [*message["headers"], (b"x-request-id", request_id.encode())]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_id if scope["type"] == "http" else send)
+        finally:
+            TABLE_ID.reset(tokens[1])
+            REQUEST_ID.reset(tokens[0])
+
+
+class JsonLines(logging.Formatter):
+    """One JSON object per line: time, level, logger, message, the request and table ids when known, and
+    the exception's traceback when there is one."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry: dict[str, Any] = {
+            "time": datetime.fromtimestamp(record.created, timezone.utc).isoformat(timespec="milliseconds"),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        for key, var in (("request_id", REQUEST_ID), ("table_id", TABLE_ID)):
+            value = var.get()
+            if value:
+                entry[key] = value
+        if record.exc_info:
+            entry["exception"] = self.formatException(record.exc_info)
+        return json.dumps(entry, ensure_ascii=False)
+
+
+def log_config(log_format: str, level: str) -> dict[str, Any] | None:
+    """uvicorn's `log_config` for TABULA_LOG_FORMAT: None keeps uvicorn's own text lines; "json" writes
+    every logger (uvicorn's, the access lines and the server's own) as JSON lines on stderr."""
+    if log_format != "json":
+        return None
+    handler = {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stderr"}
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"json": {"()": JsonLines}},
+        "handlers": {"json": handler},
+        "loggers": {name: {"handlers": ["json"], "level": level.upper(), "propagate": False}
+                    for name in ("uvicorn", "uvicorn.error", "uvicorn.access", "tabula")},
+    }
