@@ -35,6 +35,18 @@ if ! command -v node >/dev/null; then
   apt_install nodejs
 fi
 
+# Caddy, the compose file's reverse proxy: the deploy test validates the Caddyfile with it and runs its routes.
+if ! command -v caddy >/dev/null; then
+  echo "tests/run.sh: installing Caddy from Debian" >&2
+  apt_install caddy
+fi
+
+# pg_dump and psql for the backup-and-restore test.
+if ! command -v pg_dump >/dev/null && ! ls /usr/lib/postgresql/*/bin/pg_dump >/dev/null 2>&1; then
+  echo "tests/run.sh: installing the PostgreSQL client from Debian" >&2
+  apt_install postgresql-client
+fi
+
 # 3. PostgreSQL: the tests fail (never skip) without one, so make sure one answers.
 pg_answers() {
   .venv/bin/python - "$1" <<'PY' >/dev/null 2>&1
