@@ -1,5 +1,5 @@
 """The database schema: tables (one row per game table), their seats, the append-only action log, the
-seat changes (bots taking over, players taking back), live presence, and the admins' audit log. Every change here needs an
+seat changes (bots taking over, players taking back), live presence, the chat, and the admins' audit log. Every change here needs an
 Alembic migration (tests/app/test_skeleton.py checks that they agree). Only the tables service
 (app/services/tables.py) reads and writes these rows, through SQLAlchemy Core on the tables declared here.
 
@@ -24,6 +24,8 @@ from sqlalchemy import (
     MetaData,
     String,
     Text,
+    false,
+    true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -78,11 +80,20 @@ class Table(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # Who may watch and find the table: spectators at all (without, no spectator link works), how many
+    # actions behind the game they see it, and whether the lobby lists it (a private table never is).
+    spectators_allowed: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    spectator_delay: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    private: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # The table of the rematch this table's players started (None: none yet); set once.
+    rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    spectator_chat_muted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     seats: Mapped[list["Seat"]] = relationship(back_populates="table", order_by="Seat.number")
 
     __table_args__ = (Index("ix_tables_status_updated", "status", "updated_at"),
-                      Index("ix_tables_deadline", "deadline_at"))
+                      Index("ix_tables_deadline", "deadline_at"),
+                      Index("ix_tables_listed", "private", "status"))
 
 
 class Seat(Base):
@@ -101,6 +112,7 @@ class Seat(Base):
     # its player's name and token, so the player can take it back (app/services/bots.py).
     bot_level: Mapped[str | None] = mapped_column(String(16), nullable=True)
     bot_takeover: Mapped[bool] = mapped_column(Boolean, default=False)
+    chat_muted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # by an admin
 
     table: Mapped[Table] = relationship(back_populates="seats")
 
@@ -162,3 +174,28 @@ class AuditEntry(Base):
     detail: Mapped[str] = mapped_column(Text, default="")
 
     __table_args__ = (Index("ix_audit_log_at", "at"),)
+
+
+PLAYERS_CHAT = "players"  # the chat channels of a table: the players' (spectators read it too) and the spectators'
+SPECTATORS_CHAT = "spectators"
+CHAT_CHANNELS = (PLAYERS_CHAT, SPECTATORS_CHAT)
+
+
+class ChatMessage(Base):
+    """One chat message of a table: its channel, who wrote it (`seat` None: a spectator) under which name, and
+    the table's version when it was written (so a replay shows it at its place). An admin may hide it
+    (`deleted`); it stays stored."""
+
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+    channel: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str] = mapped_column(String(40))
+    text: Mapped[str] = mapped_column(Text)
+    version: Mapped[int] = mapped_column(Integer)
+    deleted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (Index("ix_chat_messages_table", "table_id", "id"),)
