@@ -60,6 +60,9 @@ class AleaIactaEst(Game):
     def resample(self, state: State, seat: Seat | None, seed: int) -> State:
         return view.resample(state, seat, seed, finished=self.finished(state))
 
+    def reveal(self, state: State) -> list[dict[str, Any]]:
+        return view.unseen(state)
+
     components = components
 
     def points(self, view: dict[str, Any]) -> list[int]:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core import State, clone, log_visible, rng
+from games.core import State, clone, log_visible, reveal_line, rng
 
 from .components import SENATE_ORDER, SETUP
 
@@ -233,3 +233,19 @@ def resample(state: State, seat: int | None, seed: int, finished: bool) -> State
     _resample_senate(new, seat, finished)
     new["rng"] = rng.seed_state(seed ^ RESAMPLE_TAG)
     return new
+
+
+def unseen(state: State) -> list[dict[str, Any]]:
+    """What no seat's view shows, for the replay of a finished game: the piles in drawing order and the
+    face-down Fortuna discards (a seat sees its own Fortuna tiles and Senate cards in its view)."""
+    return [
+        reveal_line("Province pile, first drawn first", "Pioche des provinces, de la première tirée",
+                    state["province_pile"]),
+        reveal_line("Patrician pile, first drawn first", "Pioche des patriciens, du premier tiré",
+                    state["patrician_pile"]),
+        reveal_line("Fortuna pile, first drawn first", "Pioche Fortuna, de la première tirée", state["fortuna_pile"]),
+        reveal_line("Fortuna discards, face down", "Défausse Fortuna, face cachée", state["fortuna_discard"]),
+        reveal_line("Senate deck, first drawn first, then the cards returned under it",
+                    "Pioche du Sénat, de la première tirée, puis les cartes remises dessous",
+                    [*state["senate_deck"], *state["senate_under"]]),
+    ]

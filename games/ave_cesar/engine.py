@@ -72,6 +72,9 @@ class AveCesar(Game):
     def resample(self, state: State, seat: Seat | None, seed: int) -> State:
         return view.resample(state, seat, seed)
 
+    def reveal(self, state: State) -> list[dict[str, Any]]:
+        return view.unseen(state)
+
     components = components
 
     def points(self, view: dict[str, Any]) -> list[int]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core import State, clone, log_visible, rng
+from games.core import State, clone, log_visible, reveal_line, rng
 
 from . import components
 from .rules import OVER, living
@@ -211,3 +211,14 @@ def _resample_events(state: State, holder: dict[str, Any]) -> list[str]:
 
 def _deep(state: State) -> State:
     return clone(state)
+
+
+def unseen(state: State) -> list[dict[str, Any]]:
+    """What no seat's view shows, for the replay of a finished game: every deck in drawing order (a seat sees
+    its own money, hand and sealed bid in its view)."""
+    lines = [reveal_line(f"Market deck {band + 1}, first drawn first", f"Pioche du marché {band + 1}, "
+                         "de la première tirée", state["decks"][band]) for band in range(3)]
+    lines.append(reveal_line("Senate deck, first drawn first", "Pioche du Sénat, de la première tirée",
+                             state["senate_deck"]))
+    lines.append(reveal_line("Events, first drawn first", "Événements, du premier tiré", state["events"]))
+    return lines

@@ -83,6 +83,9 @@ class CesarCleopatre(Game):
     def resample(self, state: State, seat: Seat | None, seed: int) -> State:
         return view.resample(state, seat, seed)
 
+    def reveal(self, state: State) -> list[dict[str, Any]]:
+        return view.unseen(state)
+
     def action_bound(self, players: int) -> int:
         return rules.action_bound()
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from games.core import State, clone, log_visible, rng
+from games.core import State, clone, log_visible, reveal_line, rng
 
 from .components import GROUP_SIZE, GROUPS, MISSIONS, SIDES, ZONE_DOWN, cards_of, values_of
 
@@ -378,3 +378,15 @@ def resample(state: State, seat: int | None, seed: int) -> State:
     new["log"] = [e for e in state["log"] if log_visible(e, seat)]
     new["rng"] = rng.seed_state(seed ^ RESAMPLE_RNG_SALT)
     return new
+
+
+def unseen(state: State) -> list[dict[str, Any]]:
+    """What no seat's view shows, for the replay of a finished game: the vote deck and both players' reserves
+    in their order (a seat sees its own hand, face-down cards and mission in its view)."""
+    lines = [reveal_line("Vote deck, in order", "Pioche des votes, dans l'ordre", state["vote_deck"])]
+    for p in (0, 1):
+        lines.append(reveal_line(f"Influence reserve of player {p + 1}, in order",
+                                 f"Réserve d'influence du joueur {p + 1}, dans l'ordre", state["reserve"][p]))
+        lines.append(reveal_line(f"Action reserve of player {p + 1}, in order",
+                                 f"Réserve d'action du joueur {p + 1}, dans l'ordre", state["action_reserve"][p]))
+    return lines

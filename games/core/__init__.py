@@ -11,10 +11,11 @@ from .game import (
     clone,
     log_entry,
     log_visible,
+    reveal_line,
     score_line,
 )
 
 __all__ = [
     "CORE_REFUSALS", "Action", "Game", "IllegalAction", "Option", "Seat", "State",
-    "clone", "log_entry", "log_visible", "score_line",
+    "clone", "log_entry", "log_visible", "reveal_line", "score_line",
 ]

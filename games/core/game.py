@@ -102,6 +102,11 @@ def score_line(en: str, fr: str, points: int) -> dict[str, Any]:
     return {"en": en, "fr": fr, "points": points}
 
 
+def reveal_line(en: str, fr: str, items: Iterable[Any]) -> dict[str, Any]:
+    """One line of `Game.reveal`: what it is, in both languages, and its items in order (cards, tiles...)."""
+    return {"en": en, "fr": fr, "items": [str(item) for item in items]}
+
+
 def log_entry(key: str, to: Iterable[Seat] | None = None, hide: Iterable[Seat] | None = None,
               **args: Any) -> dict[str, Any]:
     """A game-log entry. `to`: only these seats see it; `hide`: everyone but these seats sees it
@@ -281,6 +286,12 @@ class Game:
         It must depend only on what `seat` knows: resampling a resampled state with the same seed
         gives the same state. Used by the leak test and by bots."""
         raise NotImplementedError
+
+    def reveal(self, state: State) -> list[dict[str, Any]]:
+        """Hook (optional): what no seat's view shows (deck orders, face-down piles...), for the replay of a
+        finished game, where everyone sees everything; each seat's own secrets (hand, money, mission, sealed
+        bid) are in that seat's view. Lines of `reveal_line`. Never called while a game runs."""
+        return []
 
     def copy(self, state: State) -> State:
         """Hook (optional): a copy `play` may mutate without touching `state`. Log entries are never changed
