@@ -35,6 +35,8 @@ def main(argv: list[str] | None = None) -> int:
 
     replay = commands.add_parser("replay-check", help="replay every table's log and compare with its snapshot")
     replay.add_argument("table", nargs="*", help="only these table ids")
+    replay.add_argument("--record", metavar="FILE", help="check a downloaded game record (or a file of `tabula "
+                                                         "export`) instead of the database")
 
     cleanup = commands.add_parser("cleanup", help="delete tables that never filled and end games nobody plays "
                                                   "(TABULA_LOBBY_EXPIRY_HOURS, TABULA_ABANDON_DAYS)")
@@ -78,6 +80,9 @@ def main(argv: list[str] | None = None) -> int:
         print("database is up to date")
         return 0
     if args.command == "replay-check":
+        if args.record:
+            with _open(args.record, "r") as text:
+                return replay_check_records(text.read())
         return asyncio.run(replay_check(settings, args.table))
     if args.command == "cleanup":
         return asyncio.run(cleanup_now(settings, dry_run=args.dry_run))
@@ -187,4 +192,31 @@ async def import_records(settings: Settings, lines: Iterable[str], report: TextI
                 bad += 1
                 print(f"line {number}: {e}", file=report)
     print(f"imported {loaded} table(s), {present} already here, {bad} refused", file=report)
+    return 1 if bad else 0
+
+
+def replay_check_records(text: str, out: TextIO | None = None) -> int:
+    """Replays game records (one downloaded record, or `tabula export`'s one per line) and checks that each holds
+    together, as `tabula import` does before loading one; returns 1 if any does not."""
+    import games
+
+    from .services.records import BadRecord, replay_record
+    from .services.tables import replay_problem
+
+    out = out or sys.stdout
+    try:
+        records = [json.loads(text)]
+    except json.JSONDecodeError:
+        records = [json.loads(line) for line in text.splitlines() if line.strip()]
+    bad = 0
+    for number, record in enumerate(records, 1):
+        try:
+            replayed = replay_record(games.ALL_GAMES, record)
+            problem = replay_problem(games.ALL_GAMES, replayed, replayed.actions, replayed.seat_changes)
+        except BadRecord as e:
+            problem = str(e)
+        if problem:
+            bad += 1
+            print(f"MISMATCH record {number}: {problem}", file=out)
+    print(f"checked {len(records)} record(s): {len(records) - bad} ok, {bad} differ", file=out)
     return 1 if bad else 0

@@ -101,6 +101,14 @@ SERVICE_FR: dict[str, str] = {
     "That action is too large.": "Cette action est trop grande.",
     "Spectators cannot act.": "Les spectateurs ne jouent pas.",
     "Internal error.": "Erreur interne.",
+    "Only a finished game can be played again.": "Seule une partie terminée peut être rejouée.",
+    "Only the players of a table can start its rematch.": "Seuls les joueurs d'une table peuvent lancer sa revanche.",
+    "Your seat at the rematch is taken already: open the rematch from where you accepted it.":
+        "Votre place à la revanche est déjà prise : ouvrez la revanche là où vous l'avez acceptée.",
+    "Only a finished game has a record to download.": "Seule une partie terminée peut être téléchargée.",
+    "Until the game is over, a replay shows only what you could see.":
+        "Tant que la partie dure, on ne revoit que ce qu'on pouvait voir.",
+    "There is no such step in this replay.": "Cette étape n'existe pas dans cette partie.",
 }
 
 _PLAYED_BY = re.compile(r"^(.+) is played by (\d+) to (\d+) players\.$")

@@ -26,6 +26,7 @@ from .realtime.hub import Hub
 from .services.errors import ServiceError
 from .services.bots import BotRunner, check_level, expire
 from .services.cleanup import Cleanup
+from .services.replays import Replays
 from .services.tables import TablesService
 from .services.timers import TurnTimer
 from .web.limits import RateLimited, RateLimits
@@ -104,6 +105,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.migration_head = migration_head(settings)
         service.on_move.append(observability.committed)
         app.state.service = service
+        app.state.replays = Replays(service)
         app.state.hub = hub
         await hub.start()
         runner, timer = start_bots(settings, service)

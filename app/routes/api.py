@@ -9,8 +9,9 @@ from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..services import bots
-from ..services.errors import BadRequest
+from ..models import FINISHED
+from ..services import bots, rematch
+from ..services.errors import BadRequest, Conflict
 from ..services.tables import ACTION_MAX_BYTES, NAME_MAX, TablesService, hash_token
 from ..services.timers import MAX_TURN_SECONDS, turn_seconds
 from ..web.limits import rate_limits
@@ -352,3 +353,53 @@ def complete_openapi(app: Any) -> None:
         return schema
 
     app.openapi = openapi
+
+
+# ---------------------------------------------------------------------------------- after the game
+
+async def finished_record(service: TablesService, table_id: str) -> dict[str, Any]:
+    """A finished table's game record (app/services/records.py): what `tabula import` loads and
+    `tabula replay-check --record` checks. An abandoned game keeps its secrets: it has none here."""
+    if (await service.current(table_id)).status != FINISHED:
+        raise Conflict("Only a finished game has a record to download.")
+    return (await service.records([table_id]))[0]
+
+
+@router.get("/tables/{table_id}/replay", responses={**ERRORS, 409: {"model": Error, "description": "Not started"}},
+            summary="One step of the replay, as you may see it (everything once the game is finished)")
+async def get_replay(table_id: str, request: Request, authorization: AuthHeader = None,
+                     spectate: SpectateQuery = None,
+                     step: Annotated[int | None, Query(description="The step (default: the last)")] = None,
+                     seat: Annotated[int | None, Query(alias="as", description="Once the game is finished: "
+                                                       "whose view to show (default: yours)")] = None
+                     ) -> JSONResponse:
+    """Steps are the start and then every action and seat change. While the game runs, a seat sees its own view
+    of each step and a spectator the public one; once it is finished, anyone may look through any seat's eyes,
+    and `hidden` lists what no view shows (deck orders)."""
+    return JSONResponse(await request.app.state.replays.step(
+        table_id, credential_from(request, authorization, spectate), step, seat))
+
+
+@router.get("/tables/{table_id}/record", responses={**ERRORS, 409: {"model": Error, "description": "Not finished"}},
+            summary="A finished table's game record (seed, options, actions), as one JSON file")
+async def get_record(table_id: str, request: Request, service: ServiceDep, authorization: AuthHeader = None,
+                     spectate: SpectateQuery = None) -> JSONResponse:
+    await service.identify(table_id, credential_from(request, authorization, spectate))
+    return JSONResponse(await finished_record(service, table_id),
+                        headers={"Content-Disposition": f'attachment; filename="tabula-{table_id}.json"'})
+
+
+class Rematched(BaseModel):
+    table: str = Field(description="The rematch table")
+    seat: int = Field(description="Your seat there (the seats turn by one: another player starts)")
+    token: str = Field(description="Your new secret seat token")
+    seat_url: str
+
+
+@router.post("/tables/{table_id}/rematch", status_code=201, response_model=Rematched,
+             responses={**ERRORS, 409: {"model": Error, "description": "Not finished, or you sat there already"}},
+             summary="Play again: sits you at the rematch of your finished table (created by the first to ask)")
+async def post_rematch(table_id: str, request: Request, service: ServiceDep,
+                       authorization: AuthHeader = None) -> dict[str, Any]:
+    seated = await rematch.accept(service, table_id, credential_from(request, authorization, None))
+    return {**seated, "seat_url": f"{base_url(request)}/t/{seated['table']}/seat/{seated['token']}"}

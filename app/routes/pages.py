@@ -13,7 +13,7 @@ import hashlib
 import json
 from pathlib import Path
 from typing import Any, Awaitable, Callable
-from urllib.parse import quote, unquote
+from urllib.parse import quote, unquote, urlencode
 
 import markdown
 from fastapi import APIRouter, Request
@@ -26,14 +26,15 @@ from .. import observability
 from ..config import project_root
 from ..i18n import LANG_COOKIE, pick_lang, service_message, translator
 from ..pages.render import ENV, PageState, context
-from ..services import bots
+from ..services import bots, rematch
 from ..services.credentials import same_admin_token, same_secret
 from ..services.errors import Illegal, ServiceError
+from ..services.replays import change_words
 from ..services.tables import Audit, TablesService, hash_token
 from ..web.bodies import parse_json
 from ..web.limits import client_of, rate_limits
 from ..web.security import ADMIN_SESSION_SECONDS, admin_session, admin_session_valid, clip_echo
-from .api import base_url, seat_cookie
+from .api import base_url, finished_record, seat_cookie
 
 router = APIRouter(include_in_schema=False)
 
@@ -552,4 +553,71 @@ async def admin_login(request: Request) -> Response:
 async def admin_logout(request: Request) -> Response:
     response = RedirectResponse("/", status_code=303)
     response.delete_cookie(ADMIN_COOKIE, path="/admin")
+    return response
+
+
+# ------------------------------------------------------------------------------- replay and rematch
+
+def _whole_number(raw: str | None) -> int | str | None:
+    """A query parameter that should be a whole number: the number, else the text (refused by the service)."""
+    if raw is None or raw == "":
+        return None
+    return int(raw) if raw.isdigit() else raw
+
+
+@router.get("/t/{table_id}/replay", response_class=HTMLResponse)
+async def replay_page(request: Request, table_id: str, key: str = "") -> Response:
+    """The replay viewer: one step of the game drawn by the live page's board templates, with the step's log
+    lines beside it; first / previous / next / last links and a slider (a form: it works without JavaScript;
+    static/replay.js adds the arrow keys). Seats come with their cookie, spectators with the spectator key."""
+    service = _service(request)
+    credential = key or request.cookies.get(seat_cookie(table_id))
+    query = request.query_params
+    try:
+        body = await request.app.state.replays.step(table_id, credential, _whole_number(query.get("step")),
+                                                    _whole_number(query.get("as")))
+    except ServiceError as e:
+        return _problem(request, e)
+    lang = lang_of(request)
+    game = service.game(body["view"]["table"]["game"])
+    page = PageState(body["view"], body["version"], lang, game, {"connected": [], "spectators": 0},
+                     {"seat": None, "invite": None, "spectator": None, "spectate_key": key or None},
+                     title_en=game.title_en, title_fr=game.title_fr)
+    ctx = context(page)
+    changes = [change_words(c, ctx["names"], lang) for c in body["changes"]]
+    lines = [game.render_log(entry, lang, ctx["names"]) for entry in body["entries"]]
+
+    def step_url(step: int, seat: int | None = body["as"]) -> str:
+        params = {**({"key": key} if key else {}), **({"as": seat} if body["everything"] else {}), "step": step}
+        return f"/t/{table_id}/replay?{urlencode(params)}"
+
+    return _render(request, "replay.html", replay=body, step_url=step_url, step_lines=changes + lines, key=key,
+                   in_replay=True,
+                   **{**ctx, "tab_title": f"{ctx['title']} · " + ctx["tr"]("Replay", "Revoir la partie")})
+
+
+@router.get("/t/{table_id}/record")
+async def record_download(request: Request, table_id: str, key: str = "") -> Response:
+    """A finished table's game record (app/services/records.py) as one JSON file, for seats and spectators."""
+    service = _service(request)
+    try:
+        await service.identify(table_id, key or request.cookies.get(seat_cookie(table_id)))
+        record = await finished_record(service, table_id)
+    except ServiceError as e:
+        return _problem(request, e)
+    return Response(json.dumps(record, ensure_ascii=False, sort_keys=True), media_type="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="tabula-{table_id}.json"'})
+
+
+@router.post("/t/{table_id}/rematch")
+async def rematch_form(request: Request, table_id: str) -> Response:
+    """Rematch from the end screen: the player is seated at the rematch (created if they are the first) and their
+    seat cookie moves to it."""
+    service = _service(request)
+    try:
+        seated = await rematch.accept(service, table_id, request.cookies.get(seat_cookie(table_id)))
+    except ServiceError as e:
+        return _problem(request, e)
+    response = RedirectResponse(f"/t/{seated['table']}", status_code=303)
+    _set_seat_cookie(request, response, seated["table"], seated["token"])
     return response

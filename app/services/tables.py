@@ -1044,6 +1044,50 @@ class TablesService:
         return list(stale)
 
 
+    # ------------------------------------------------------------------- replay viewer and rematch
+
+    async def history(self, table_id: str) -> dict[str, Any]:
+        """What the replay viewer rebuilds a table's steps from (app/services/replays.py): the table's row (its
+        seed included: the caller never hands it out while the game runs), its action log and its seat changes,
+        each in version order."""
+        async with self.autocommit.connect() as conn:
+            row = (await conn.execute(select(
+                TABLES.c.id, TABLES.c.game, TABLES.c.players, TABLES.c.options, TABLES.c.seed, TABLES.c.status,
+                TABLES.c.version, TABLES.c.turn_timer, TABLES.c.rematch_id).where(TABLES.c.id == table_id))).first()
+            if row is None:
+                raise NotFound("There is no such table.")
+            actions = (await conn.execute(select(ACTIONS.c.version, ACTIONS.c.seat, ACTIONS.c.action)
+                                          .where(ACTIONS.c.table_id == table_id)
+                                          .order_by(ACTIONS.c.version))).all()
+            changes = (await conn.execute(select(SEAT_CHANGES.c.version, SEAT_CHANGES.c.seat, SEAT_CHANGES.c.kind,
+                                                 SEAT_CHANGES.c.level)
+                                          .where(SEAT_CHANGES.c.table_id == table_id)
+                                          .order_by(SEAT_CHANGES.c.version, SEAT_CHANGES.c.seat))).all()
+        options = row.options if isinstance(row.options, dict) else json.loads(row.options)
+        return {"row": row, "options": options,
+                "actions": [{"version": a.version, "seat": a.seat, "action": json.loads(a.action)} for a in actions],
+                "seat_changes": [{"version": c.version, "seat": c.seat, "kind": c.kind, "level": c.level}
+                                 for c in changes]}
+
+    async def link_rematch(self, table_id: str, rematch_id: str) -> str:
+        """Links a finished table to the table of its rematch, once: a conditional write that only succeeds
+        while no rematch is linked, so two offers at the same time cannot both link theirs. Returns the
+        rematch now linked (the caller's, or the one that came first)."""
+        async with self._writer() as conn:
+            await conn.execute(update(TABLES).where(TABLES.c.id == table_id, TABLES.c.status == FINISHED,
+                                                    TABLES.c.rematch_id.is_(None)).values(rematch_id=rematch_id))
+            linked = (await conn.execute(select(TABLES.c.rematch_id).where(TABLES.c.id == table_id))).scalar()
+        if linked is None:
+            raise Conflict("Only a finished game can be played again.")
+        return linked
+
+    async def drop_unlinked_rematch(self, table_id: str) -> None:
+        """Deletes a rematch table that lost the race to be linked (still waiting, nobody seated by a person)."""
+        async with self._writer() as conn:
+            await conn.execute(delete(TABLES).where(TABLES.c.id == table_id, TABLES.c.status == LOBBY))
+        self.cache.drop(table_id)
+
+
 def replay_problem(games: Mapping[str, Game], row: Any, actions: list[Any],
                    seat_changes: Sequence[int] = ()) -> str | None:
     """Compares a stored snapshot with the replay of its log; a sentence for the admin if they differ.

@@ -1,0 +1,121 @@
+"""The replay viewer: a table's game step by step, rebuilt from its stored action log by re-running the engine
+from the seed (no state is stored for it).
+
+A step is a version of the table after its start: the start itself, then each action and each seat change (a
+bot taking a seat over, its player taking it back), in version order. What a reader sees of a step is a view:
+while the game runs (or after it was abandoned, which keeps its secrets) a seat's own view at that step and a
+spectator's public one, never more; once the game is finished everyone may look through any seat's eyes, and
+`Game.reveal` adds what no seat's view shows (deck orders...). Views only: the state and the raw actions (a
+sealed bid, a card played face down) never leave this module.
+
+The replayed states of the few tables looked at last are kept (bounded), keyed by the table's version, so that
+stepping through a game re-runs its engine once.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+
+from games.core import Game
+
+from ..models import FINISHED, LOBBY
+from .errors import BadRequest, Conflict, Forbidden
+from .tables import TablesService
+
+CACHE_TABLES = 16  # replayed tables kept; a replayed game weighs a few megabytes at most
+
+# A seat change in words (public: every seat sees who plays each seat).
+CHANGES = {
+    "takeover": ("A bot ({level}) plays {name}'s seat now.", "Un bot ({level}) joue la place de {name}."),
+    "reclaim": ("{name} takes their seat back.", "{name} reprend sa place."),
+}
+
+
+class Replays:
+    """The steps of tables, for the replay routes. One per process."""
+
+    def __init__(self, service: TablesService, size: int = CACHE_TABLES):
+        self.service = service
+        self.size = size
+        self._states: OrderedDict[tuple[str, int], list[dict[str, Any]]] = OrderedDict()
+
+    def _replayed(self, game: Game, history: dict[str, Any]) -> list[dict[str, Any]]:
+        """Each step: its version, the state after it, and the seat change it was (None for an action)."""
+        row = history["row"]
+        key = (row.id, row.version)
+        steps = self._states.get(key)
+        if steps is not None:
+            self._states.move_to_end(key)
+            return steps
+        state = game.setup(row.players, row.seed, history["options"])
+        changes: dict[int, list[dict[str, Any]]] = {}
+        for change in history["seat_changes"]:
+            changes.setdefault(change["version"], []).append(change)
+        actions = {a["version"]: a for a in history["actions"]}
+        versions = sorted({*actions, *changes})
+        steps = [{"version": (versions[0] - 1) if versions else row.version, "state": state, "changes": []}]
+        for version in versions:
+            if version in actions:
+                state = game.apply(state, actions[version]["seat"], actions[version]["action"])
+            steps.append({"version": version, "state": state, "changes": changes.get(version, [])})
+        self._states[key] = steps
+        while len(self._states) > self.size:
+            self._states.popitem(last=False)
+        return steps
+
+    async def step(self, table_id: str, credential: str | None, step: Any = None, as_seat: Any = None) -> dict[str, Any]:
+        """One step of a table's replay as the caller may see it. `step`: its index (default the last one);
+        `as_seat`: once the game is finished, whose eyes to look through (a seat number; default the caller's
+        own seat, a spectator's is seat 0)."""
+        ident = await self.service.identify(table_id, credential)
+        history = await self.service.history(table_id)
+        row = history["row"]
+        if row.status == LOBBY:
+            raise Conflict("The game has not started yet.")
+        game = self.service.game(row.game)
+        steps = self._replayed(game, history)
+        if step is None:
+            step = len(steps) - 1
+        if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step < len(steps):
+            raise BadRequest("There is no such step in this replay.")
+        everything = row.status == FINISHED
+        if as_seat is None:
+            as_seat = ident.seat if ident.seat is not None or not everything else 0
+        elif not isinstance(as_seat, int) or isinstance(as_seat, bool) or not 0 <= as_seat < row.players:
+            raise BadRequest("There is no such seat at this table.")
+        elif not everything and as_seat != ident.seat:
+            raise Forbidden("Until the game is over, a replay shows only what you could see.")
+        snap = await self.service.current(table_id)
+        return step_body(game, self.service.client_view(snap, as_seat)["table"], steps, step, as_seat, everything)
+
+
+def replay_view(game: Game, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """A seat's view of a past state, without its legal actions (nothing can be played in a replay)."""
+    return {**game.view(state, seat), "legal_actions": []}
+
+
+def step_body(game: Game, table: dict[str, Any], steps: list[dict[str, Any]], index: int, seat: int | None,
+              everything: bool) -> dict[str, Any]:
+    """What the replay of one step shows `seat`: built from its views of that step and the one before, the seat
+    changes (public) and, once the game is finished, what no view shows. The leak test builds it from a
+    resampled state too, and finds the same bytes."""
+    current = steps[index]
+    view = replay_view(game, current["state"], seat)
+    seen = len(replay_view(game, steps[index - 1]["state"], seat)["log"]) if index else 0
+    return {
+        "step": index,
+        "steps": len(steps),
+        "version": current["version"],
+        "everything": everything,
+        "as": seat,
+        "entries": view["log"][seen:],
+        "changes": [{"seat": c["seat"], "kind": c["kind"], "level": c["level"]} for c in current["changes"]],
+        "hidden": game.reveal(current["state"]) if everything else None,
+        "view": {"table": {**table, "you": seat, "deadline": None}, "game": view},
+    }
+
+
+def change_words(change: dict[str, Any], names: list[str], lang: str) -> str:
+    en, fr = CHANGES[change["kind"]]
+    return (fr if lang == "fr" else en).format(level=change["level"], name=names[change["seat"]])

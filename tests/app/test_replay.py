@@ -1,0 +1,148 @@
+"""The replay viewer's data (GET /api/tables/{id}/replay, the page /t/{id}/replay) and the record download.
+
+Properties, over random games of every game, every seat and the spectator:
+- during play, the resample test: each step's answer is what the same step built from a state with the
+  reader's unknowns drawn anew gives (so it carries nothing the reader could not see then), asking through
+  another seat's eyes is refused, and the seed and raw actions of others never appear;
+- after the end: replay = snapshot (the last step is the final view) and every step shows every seat's view
+  and what no seat sees (`Game.reveal`), and the downloaded record passes the replay check;
+- bad input (no such step, no such table, no credential, a step of a table still waiting) is a 4xx.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+
+import httpx
+import pytest
+
+from app.cli import replay_check_records
+from app.services.replays import replay_view, step_body
+from games import REGISTRY
+from games.core import rng
+from games.core.conformance import random_step
+
+from .client import bearer, create, create_full
+
+pytestmark = pytest.mark.asyncio
+
+GAMES = [("cesar_cleopatre", 2), ("ave_cesar", 3), ("alea_iacta_est", 4)]
+DURING_PLAY = 40  # actions played before the replay is looked at during play
+SAMPLED = (0, 1, 5, 17, 40)  # steps checked during play
+
+
+async def play(live, http, table, game, actions: int | None, policy: int) -> list[dict]:
+    """Plays random legal actions through the API (all of them to the end when `actions` is None); returns the
+    states of the steps, replayed here from the stored log."""
+    holder = {"rng": rng.seed_state(policy)}
+    played = 0
+    while actions is None or played < actions:
+        row = live.row(table.id)["table"]
+        state = game.decode(row["state"])
+        if game.finished(state):
+            break
+        seat, action = random_step(game, state, holder)
+        r = await http.post(f"/api/tables/{table.id}/actions", headers=bearer(table.tokens[seat]),
+                            json={"version": row["version"], "action": action})
+        assert r.status_code == 200, r.text
+        played += 1
+    stored = live.row(table.id)
+    state = game.setup(len(table.tokens), stored["table"]["seed"], {})
+    steps = [{"version": len(table.tokens), "state": state, "changes": []}]
+    for version, seat, action in stored["actions"]:
+        state = game.apply(state, seat, json.loads(action))
+        steps.append({"version": version, "state": state, "changes": []})
+    return steps
+
+
+def credentials(table) -> dict[int | None, str]:
+    return {**dict(enumerate(table.tokens)), None: table.spectate}
+
+
+@pytest.mark.parametrize("slug,players", GAMES)
+async def test_replay_during_play_shows_each_reader_only_what_it_could_see(live_pg, slug, players):
+    game = REGISTRY[slug]
+    async with httpx.AsyncClient(base_url=live_pg.base, timeout=30) as http:
+        table = await create_full(http, slug, players)
+        steps = await play(live_pg, http, table, game, DURING_PLAY, policy=players)
+        seed = live_pg.row(table.id)["table"]["seed"]
+        for seat, credential in credentials(table).items():
+            for index in (i for i in SAMPLED if i < len(steps)):
+                r = await http.get(f"/api/tables/{table.id}/replay", params={"step": index},
+                                   headers=bearer(credential))
+                assert r.status_code == 200, r.text
+                body = r.json()
+                assert body["steps"] == len(steps) and body["everything"] is False and body["hidden"] is None
+                resampled = [dict(s) for s in steps]
+                for i in {index, max(index - 1, 0)}:
+                    resampled[i]["state"] = game.resample(steps[i]["state"], seat, seed=index * 31 + 7)
+                expected = step_body(game, body["view"]["table"], resampled, index, seat, everything=False)
+                assert body == json.loads(json.dumps(expected)), f"seat {seat} tells its unknowns apart at step {index}"
+                assert str(seed) not in r.text
+                page = await http.get(f"/t/{table.id}/replay", params={"step": index, **(
+                    {"key": credential} if seat is None else {})},
+                    headers={} if seat is None else {"cookie": f"tabula_seat_{table.id}={credential}"})
+                assert page.status_code == 200, page.text
+                assert str(seed) not in page.text
+                assert not any(t in page.text for n, t in enumerate(table.tokens) if n != seat)
+            if seat is not None:  # through another seat's eyes: refused while the game runs
+                r = await http.get(f"/api/tables/{table.id}/replay", headers=bearer(credential),
+                                   params={"as": (seat + 1) % players})
+                assert r.status_code == 403, r.text
+        r = await http.get(f"/api/tables/{table.id}/record", headers=bearer(table.tokens[0]))
+        assert r.status_code == 409, r.text
+
+
+@pytest.mark.parametrize("slug,players", GAMES)
+async def test_finished_replay_shows_everything_and_its_record_replays(live_pg, slug, players):
+    game = REGISTRY[slug]
+    async with httpx.AsyncClient(base_url=live_pg.base, timeout=30) as http:
+        table = await create_full(http, slug, players)
+        steps = await play(live_pg, http, table, game, None, policy=players + 10)
+        last = len(steps) - 1
+        for reader, credential in credentials(table).items():
+            r = await http.get(f"/api/tables/{table.id}/replay", headers=bearer(credential))
+            body = r.json()
+            assert body["step"] == last and body["everything"] is True
+            # replay = snapshot: the last step is the final view of the seat looked through
+            final = (await http.get(f"/api/tables/{table.id}/view", headers=bearer(table.tokens[body["as"]]))).json()
+            assert body["view"]["game"] == final["view"]["game"]
+        for index in sorted({0, 1, len(steps) // 2, last}):
+            for seat in range(players):
+                r = await http.get(f"/api/tables/{table.id}/replay", headers=bearer(table.spectate),
+                                   params={"step": index, "as": seat})
+                assert r.status_code == 200, r.text
+                body = r.json()
+                assert body["view"]["game"] == replay_view(game, steps[index]["state"], seat)
+                assert body["hidden"] == game.reveal(steps[index]["state"])
+        r = await http.get(f"/api/tables/{table.id}/record", headers=bearer(table.tokens[1]))
+        assert r.status_code == 200, r.text
+        assert "attachment" in r.headers["content-disposition"]
+        out = io.StringIO()
+        assert replay_check_records(r.text, out) == 0, out.getvalue()
+        page = await http.get(f"/t/{table.id}/record", params={"key": table.spectate})
+        assert page.status_code == 200 and page.json() == r.json()
+
+
+async def test_replay_refuses_bad_input(live_pg):
+    async with httpx.AsyncClient(base_url=live_pg.base, timeout=30) as http:
+        table = await create_full(http, "cesar_cleopatre", 2)
+        token = table.tokens[0]
+        url = f"/api/tables/{table.id}/replay"
+        assert (await http.get(url, params={"step": 1}, headers=bearer(token))).status_code == 400
+        assert (await http.get(url, params={"step": -1}, headers=bearer(token))).status_code == 400
+        assert (await http.get(url, params={"step": "x"}, headers=bearer(token))).status_code == 400
+        assert (await http.get(url, params={"as": 7}, headers=bearer(token))).status_code == 400
+        assert (await http.get(url)).status_code == 403
+        assert (await http.get(url, headers=bearer("not-a-token"))).status_code == 403
+        assert (await http.get("/api/tables/nosuchtable/replay", headers=bearer(token))).status_code == 404
+        page = f"/t/{table.id}/replay"
+        assert (await http.get(page)).status_code == 403
+        assert (await http.get(page, params={"step": "99", "key": table.spectate})).status_code == 400
+        assert (await http.get(page, params={"step": "abc", "key": table.spectate})).status_code == 400
+        assert (await http.get("/t/nosuchtable/replay", params={"key": table.spectate})).status_code == 404
+        waiting = await create(http, "cesar_cleopatre", 2)
+        r = await http.get(f"/api/tables/{waiting.id}/replay", params={"spectate": waiting.spectate})
+        assert r.status_code == 409, r.text
+        assert (await http.get(f"/api/tables/{table.id}/record")).status_code == 403
