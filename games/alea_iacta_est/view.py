@@ -29,7 +29,7 @@ from typing import Any
 
 from games.core import State, clone, log_visible, reveal_line, rng
 
-from .components import SENATE_ORDER, SETUP
+from .components import SENATE_ORDER, SETUP, patrician_label, province_label
 
 def observe(state: State, seat: int | None) -> dict[str, Any]:
     n = state["players"]
@@ -240,9 +240,9 @@ def unseen(state: State) -> list[dict[str, Any]]:
     face-down Fortuna discards (a seat sees its own Fortuna tiles and Senate cards in its view)."""
     return [
         reveal_line("Province pile, first drawn first", "Pioche des provinces, de la première tirée",
-                    state["province_pile"]),
+                    map(province_label, state["province_pile"])),
         reveal_line("Patrician pile, first drawn first", "Pioche des patriciens, du premier tiré",
-                    state["patrician_pile"]),
+                    map(patrician_label, state["patrician_pile"])),
         reveal_line("Fortuna pile, first drawn first", "Pioche Fortuna, de la première tirée", state["fortuna_pile"]),
         reveal_line("Fortuna discards, face down", "Défausse Fortuna, face cachée", state["fortuna_discard"]),
         reveal_line("Senate deck, first drawn first, then the cards returned under it",

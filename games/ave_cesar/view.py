@@ -217,8 +217,9 @@ def unseen(state: State) -> list[dict[str, Any]]:
     """What no seat's view shows, for the replay of a finished game: every deck in drawing order (a seat sees
     its own money, hand and sealed bid in its view)."""
     lines = [reveal_line(f"Market deck {band + 1}, first drawn first", f"Pioche du marché {band + 1}, "
-                         "de la première tirée", state["decks"][band]) for band in range(3)]
+                         "de la première tirée", map(components.card_name, state["decks"][band])) for band in range(3)]
     lines.append(reveal_line("Senate deck, first drawn first", "Pioche du Sénat, de la première tirée",
-                             state["senate_deck"]))
-    lines.append(reveal_line("Events, first drawn first", "Événements, du premier tiré", state["events"]))
+                             map(components.card_name, state["senate_deck"])))
+    lines.append(reveal_line("Events, first drawn first", "Événements, du premier tiré",
+                             map(components.card_name, state["events"])))
     return lines

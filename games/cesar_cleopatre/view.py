@@ -32,7 +32,8 @@ from typing import Any, Iterable
 
 from games.core import State, clone, log_visible, reveal_line, rng
 
-from .components import GROUP_SIZE, GROUPS, MISSIONS, SIDES, ZONE_DOWN, cards_of, values_of
+from .components import (ACTION_NAMES, GROUP_SIZE, GROUPS, INFLUENCE_NAMES, MISSIONS, SIDES, VOTE_CARD_NAMES, ZONE_DOWN,
+                         cards_of, values_of)
 
 Pool = dict[str, Any]
 
@@ -383,10 +384,14 @@ def resample(state: State, seat: int | None, seed: int) -> State:
 def unseen(state: State) -> list[dict[str, Any]]:
     """What no seat's view shows, for the replay of a finished game: the vote deck and both players' reserves
     in their order (a seat sees its own hand, face-down cards and mission in its view)."""
-    lines = [reveal_line("Vote deck, in order", "Pioche des votes, dans l'ordre", state["vote_deck"])]
+    lines = [reveal_line("Vote deck, in order", "Pioche des votes, dans l'ordre",
+                         [VOTE_CARD_NAMES[card] for card in state["vote_deck"]])]
     for p in (0, 1):
-        lines.append(reveal_line(f"Influence reserve of player {p + 1}, in order",
-                                 f"Réserve d'influence du joueur {p + 1}, dans l'ordre", state["reserve"][p]))
+        names = INFLUENCE_NAMES[SIDES[p]]
+        lines.append(reveal_line(
+            f"Influence reserve of player {p + 1}, in order", f"Réserve d'influence du joueur {p + 1}, dans l'ordre",
+            [(f"{names[v][0]} ({v})", f"{names[v][1]} ({v})") for v in values_of(state["reserve"][p])]))
         lines.append(reveal_line(f"Action reserve of player {p + 1}, in order",
-                                 f"Réserve d'action du joueur {p + 1}, dans l'ordre", state["action_reserve"][p]))
+                                 f"Réserve d'action du joueur {p + 1}, dans l'ordre",
+                                 [ACTION_NAMES[card] for card in state["action_reserve"][p]]))
     return lines

@@ -103,8 +103,10 @@ def score_line(en: str, fr: str, points: int) -> dict[str, Any]:
 
 
 def reveal_line(en: str, fr: str, items: Iterable[Any]) -> dict[str, Any]:
-    """One line of `Game.reveal`: what it is, in both languages, and its items in order (cards, tiles...)."""
-    return {"en": en, "fr": fr, "items": [str(item) for item in items]}
+    """One line of `Game.reveal`: what it is, in both languages, and its items in order, each an (English,
+    French) pair of names or one text for both (a number, a label the same in both languages)."""
+    return {"en": en, "fr": fr, "items": [{"en": item[0], "fr": item[1]} if isinstance(item, tuple)
+                                          else {"en": str(item), "fr": str(item)} for item in items]}
 
 
 def log_entry(key: str, to: Iterable[Seat] | None = None, hide: Iterable[Seat] | None = None,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import SiteServer
+from .conftest import ARTIFACTS, SiteServer
 from .live_page import first_difference
 from .live_page import parse as parse_dom
 
@@ -117,6 +117,9 @@ def test_end_screen_replay_and_rematch(quick_site: SiteServer, browser, slug, pl
             assert replay.locator("#rp-step-log li").count() >= 1
             assert replay.locator("#rp-hidden dt").count() >= 1  # what no seat saw
             assert replay.locator("#rp-seats a").count() == players  # and every seat's eyes
+            if step == last // 2:
+                ARTIFACTS.mkdir(exist_ok=True)
+                replay.screenshot(path=str(ARTIFACTS / f"replay-{slug}.png"), full_page=True)
         go_to_step(replay, "ArrowLeft", last - 1)
         go_to_step(replay, "End", last)
 
