@@ -578,8 +578,14 @@ async def replay_page(request: Request, table_id: str, key: str = "") -> Respons
                                                     _whole_number(query.get("as")))
     except ServiceError as e:
         return _problem(request, e)
-    lang = lang_of(request)
     game = service.game(body["view"]["table"]["game"])
+    return _render(request, "replay.html", **replay_context(body, game, lang_of(request), key))
+
+
+def replay_context(body: dict[str, Any], game: games.Game, lang: str, key: str) -> dict[str, Any]:
+    """The replay page's context, from one step's answer alone (`Replays.step`, what its reader may see): the
+    leak test renders it from a resampled step and finds the same page."""
+    table_id = body["view"]["table"]["id"]
     page = PageState(body["view"], body["version"], lang, game, {"connected": [], "spectators": 0},
                      {"seat": None, "invite": None, "spectator": None, "spectate_key": key or None},
                      title_en=game.title_en, title_fr=game.title_fr)
@@ -591,9 +597,8 @@ async def replay_page(request: Request, table_id: str, key: str = "") -> Respons
         params = {**({"key": key} if key else {}), **({"as": seat} if body["everything"] else {}), "step": step}
         return f"/t/{table_id}/replay?{urlencode(params)}"
 
-    return _render(request, "replay.html", replay=body, step_url=step_url, step_lines=changes + lines, key=key,
-                   in_replay=True,
-                   **{**ctx, "tab_title": f"{ctx['title']} · " + ctx["tr"]("Replay", "Revoir la partie")})
+    return {**ctx, "tab_title": f"{ctx['title']} · " + ctx["tr"]("Replay", "Revoir la partie"), "replay": body,
+            "step_url": step_url, "step_lines": changes + lines, "key": key, "in_replay": True}
 
 
 @router.get("/t/{table_id}/record")

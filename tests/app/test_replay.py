@@ -18,6 +18,9 @@ import httpx
 import pytest
 
 from app.cli import replay_check_records
+from app.i18n import translator
+from app.pages.render import ENV
+from app.routes.pages import replay_context
 from app.services.replays import replay_view, step_body
 from games import REGISTRY
 from games.core import rng
@@ -56,6 +59,14 @@ async def play(live, http, table, game, actions: int | None, policy: int) -> lis
     return steps
 
 
+def replay_page_html(body: dict, game, url: httpx.URL) -> str:
+    """The replay page drawn from a step's answer, as the route draws it (in English)."""
+    key = url.params.get("key", "")
+    context = replay_context(json.loads(json.dumps(body)), game, "en", key)
+    return ENV.get_template("replay.html").render(
+        {"request": None, "lang": "en", "tr": translator("en"), "path": f"{url.path}?{url.query.decode()}", **context})
+
+
 def credentials(table) -> dict[int | None, str]:
     return {**dict(enumerate(table.tokens)), None: table.spectate}
 
@@ -84,6 +95,8 @@ async def test_replay_during_play_shows_each_reader_only_what_it_could_see(live_
                     {"key": credential} if seat is None else {})},
                     headers={} if seat is None else {"cookie": f"tabula_seat_{table.id}={credential}"})
                 assert page.status_code == 200, page.text
+                assert page.text == replay_page_html(expected, game, page.url), \
+                    f"seat {seat}'s replay page tells its unknowns apart at step {index}"
                 assert str(seed) not in page.text
                 assert not any(t in page.text for n, t in enumerate(table.tokens) if n != seat)
             if seat is not None:  # through another seat's eyes: refused while the game runs
