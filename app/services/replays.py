@@ -116,6 +116,11 @@ def step_body(game: Game, table: dict[str, Any], steps: list[dict[str, Any]], in
     }
 
 
+LEVEL_WORDS = {"novice": ("novice", "débutant"), "strong": ("strong", "fort")}
+
+
 def change_words(change: dict[str, Any], names: list[str], lang: str) -> str:
-    en, fr = CHANGES[change["kind"]]
-    return (fr if lang == "fr" else en).format(level=change["level"], name=names[change["seat"]])
+    """A seat change in the reader's language."""
+    pick = 1 if lang == "fr" else 0
+    level = LEVEL_WORDS.get(change["level"], (change["level"], change["level"]))[pick]
+    return CHANGES[change["kind"]][pick].format(level=level, name=names[change["seat"]])

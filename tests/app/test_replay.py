@@ -21,9 +21,10 @@ from app.cli import replay_check_records
 from app.i18n import translator
 from app.pages.render import ENV
 from app.routes.pages import replay_context
-from app.services.replays import replay_view, step_body
+from app.services.replays import LEVEL_WORDS, replay_view, step_body
 from games import REGISTRY
 from games.core import rng
+from games.core.bots import LEVELS
 from games.core.conformance import random_step
 
 from .client import bearer, create, create_full
@@ -159,3 +160,7 @@ async def test_replay_refuses_bad_input(live_pg):
         r = await http.get(f"/api/tables/{waiting.id}/replay", params={"spectate": waiting.spectate})
         assert r.status_code == 409, r.text
         assert (await http.get(f"/api/tables/{table.id}/record")).status_code == 403
+
+
+def test_every_bot_level_has_its_words_in_the_replay():
+    assert set(LEVEL_WORDS) == set(LEVELS)

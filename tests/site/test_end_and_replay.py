@@ -112,14 +112,18 @@ def test_end_screen_replay_and_rematch(quick_site: SiteServer, browser, slug, pl
 
         # From the first step to the last with the arrow keys.
         go_to_step(replay, "Home", 0)
+        step_lines = []
         for step in range(1, last + 1):
             go_to_step(replay, "ArrowRight", step)
             assert replay.locator("#rp-step-log li").count() >= 1
+            step_lines.append(replay.locator("#rp-step-log").inner_text())
             assert replay.locator("#rp-hidden dt").count() >= 1  # what no seat saw
             assert replay.locator("#rp-seats a").count() == players  # and every seat's eyes
             if step == last // 2:
                 ARTIFACTS.mkdir(exist_ok=True)
                 replay.screenshot(path=str(ARTIFACTS / f"replay-{slug}.png"), full_page=True)
+        for name in NAMES:  # the takeovers are steps too
+            assert any(f"A bot (novice) plays {name}'s seat now." in lines for lines in step_lines)
         go_to_step(replay, "ArrowLeft", last - 1)
         go_to_step(replay, "End", last)
 
