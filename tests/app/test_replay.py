@@ -162,5 +162,5 @@ async def test_replay_refuses_bad_input(live_pg):
         assert (await http.get(f"/api/tables/{table.id}/record")).status_code == 403
 
 
-def test_every_bot_level_has_its_words_in_the_replay():
+async def test_every_bot_level_has_its_words_in_the_replay():
     assert set(LEVEL_WORDS) == set(LEVELS)
