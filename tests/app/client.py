@@ -44,6 +44,26 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+async def play_random(live: Any, http: httpx.AsyncClient, table: Table, game: Any, actions: int | None = None,
+                      policy: int = 0) -> None:
+    """Plays random legal actions (from the stored state) through the API: `actions` of them, or to the end."""
+    from games.core import rng
+    from games.core.conformance import random_step
+
+    holder = {"rng": rng.seed_state(policy)}
+    played = 0
+    while actions is None or played < actions:
+        row = live.row(table.id)["table"]
+        state = game.decode(row["state"])
+        if game.finished(state):
+            return
+        seat, action = random_step(game, state, holder)
+        r = await http.post(f"/api/tables/{table.id}/actions", headers=bearer(table.tokens[seat]),
+                            json={"version": row["version"], "action": action})
+        assert r.status_code == 200, r.text
+        played += 1
+
+
 async def view(http: httpx.AsyncClient, table: Table, credential: str) -> dict[str, Any]:
     r = await http.get(f"/api/tables/{table.id}/view", headers=bearer(credential))
     assert r.status_code == 200, r.text

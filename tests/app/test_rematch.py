@@ -13,25 +13,10 @@ from sqlalchemy import text
 
 from games import REGISTRY
 from games.core import rng
-from games.core.conformance import pick, random_step
+from games.core.conformance import pick
 
-from .client import bearer, create_full
+from .client import bearer, create_full, play_random
 from .hardening import edge_server
-
-async def finish(live, http, table) -> None:
-    """Plays random legal actions through the API until the game is over."""
-    holder = {"rng": rng.seed_state(3)}
-    while True:
-        row = live.row(table.id)["table"]
-        game = REGISTRY[(await http.get(f"/api/tables/{table.id}")).json()["game"]]
-        state = game.decode(row["state"])
-        if game.finished(state):
-            return
-        seat, action = random_step(game, state, holder)
-        r = await http.post(f"/api/tables/{table.id}/actions", headers=bearer(table.tokens[seat]),
-                            json={"version": row["version"], "action": action})
-        assert r.status_code == 200, r.text
-
 
 @pytest.mark.asyncio
 async def test_rematch_seats_every_accepting_player_at_one_new_table_turned_by_one(live):
@@ -39,7 +24,7 @@ async def test_rematch_seats_every_accepting_player_at_one_new_table_turned_by_o
         table = await create_full(http, "cesar_cleopatre", 2)
         url = f"/api/tables/{table.id}/rematch"
         assert (await http.post(url, headers=bearer(table.tokens[0]))).status_code == 409  # still playing
-        await finish(live, http, table)
+        await play_random(live, http, table, REGISTRY["cesar_cleopatre"])
         assert (await http.post(url, headers=bearer(table.spectate))).status_code == 403
         assert (await http.post(url)).status_code == 403
         # Both players ask at the same time: one table, each in the seat after theirs.
@@ -67,7 +52,7 @@ async def test_rematch_seats_every_accepting_player_at_one_new_table_turned_by_o
 async def test_a_seat_nobody_took_waits_behind_the_invite_link(live):
     async with httpx.AsyncClient(base_url=live.base, timeout=30) as http:
         table = await create_full(http, "cesar_cleopatre", 2)
-        await finish(live, http, table)
+        await play_random(live, http, table, REGISTRY["cesar_cleopatre"])
         r = await http.post(f"/api/tables/{table.id}/rematch", headers=bearer(table.tokens[1]))
         assert r.status_code == 201, r.text
         assert r.json()["seat"] == 0

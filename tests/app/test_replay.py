@@ -23,11 +23,9 @@ from app.pages.render import ENV
 from app.routes.pages import replay_context
 from app.services.replays import LEVEL_WORDS, replay_view, step_body
 from games import REGISTRY
-from games.core import rng
 from games.core.bots import LEVELS
-from games.core.conformance import random_step
 
-from .client import bearer, create, create_full
+from .client import bearer, create, create_full, play_random
 
 pytestmark = pytest.mark.asyncio
 
@@ -37,20 +35,9 @@ SAMPLED = (0, 1, 5, 17, 40)  # steps checked during play
 
 
 async def play(live, http, table, game, actions: int | None, policy: int) -> list[dict]:
-    """Plays random legal actions through the API (all of them to the end when `actions` is None); returns the
-    states of the steps, replayed here from the stored log."""
-    holder = {"rng": rng.seed_state(policy)}
-    played = 0
-    while actions is None or played < actions:
-        row = live.row(table.id)["table"]
-        state = game.decode(row["state"])
-        if game.finished(state):
-            break
-        seat, action = random_step(game, state, holder)
-        r = await http.post(f"/api/tables/{table.id}/actions", headers=bearer(table.tokens[seat]),
-                            json={"version": row["version"], "action": action})
-        assert r.status_code == 200, r.text
-        played += 1
+    """Plays random legal actions through the API (to the end when `actions` is None); returns the states of the
+    steps, replayed here from the stored log."""
+    await play_random(live, http, table, game, actions, policy)
     stored = live.row(table.id)
     state = game.setup(len(table.tokens), stored["table"]["seed"], {})
     steps = [{"version": len(table.tokens), "state": state, "changes": []}]
