@@ -620,6 +620,9 @@ async def rematch_form(request: Request, table_id: str) -> Response:
     seat cookie moves to it."""
     service = _service(request)
     try:
+        rematch_id = (await service.history(table_id))["row"].rematch_id
+        if rematch_id and request.cookies.get(seat_cookie(rematch_id)):  # seated there already: go there
+            return RedirectResponse(f"/t/{rematch_id}", status_code=303)
         seated = await rematch.accept(service, table_id, request.cookies.get(seat_cookie(table_id)))
     except ServiceError as e:
         return _problem(request, e)

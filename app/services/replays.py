@@ -23,7 +23,7 @@ from ..models import FINISHED, LOBBY
 from .errors import BadRequest, Conflict, Forbidden
 from .tables import TablesService
 
-CACHE_TABLES = 16  # replayed tables kept; a replayed game weighs a few megabytes at most
+CACHE_TABLES = 8  # replayed tables kept; a replayed game's states weigh a few megabytes at most
 
 # A seat change in words (public: every seat sees who plays each seat).
 CHANGES = {

@@ -27,6 +27,7 @@ async def test_rematch_seats_every_accepting_player_at_one_new_table_turned_by_o
         await play_random(live, http, table, REGISTRY["cesar_cleopatre"])
         assert (await http.post(url, headers=bearer(table.spectate))).status_code == 403
         assert (await http.post(url)).status_code == 403
+        assert (await http.post("/api/tables/nosuchtable/rematch", headers=bearer(table.tokens[0]))).status_code == 404
         # Both players ask at the same time: one table, each in the seat after theirs.
         answers = await asyncio.gather(*(http.post(url, headers=bearer(t)) for t in table.tokens))
         assert [a.status_code for a in answers] == [201, 201], [a.text for a in answers]

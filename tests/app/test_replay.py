@@ -17,6 +17,7 @@ import json
 import httpx
 import pytest
 
+from app.cli import main as cli_main
 from app.cli import replay_check_records
 from app.i18n import translator
 from app.pages.render import ENV
@@ -96,7 +97,7 @@ async def test_replay_during_play_shows_each_reader_only_what_it_could_see(live_
 
 
 @pytest.mark.parametrize("slug,players", GAMES)
-async def test_finished_replay_shows_everything_and_its_record_replays(live_pg, slug, players):
+async def test_finished_replay_shows_everything_and_its_record_replays(live_pg, slug, players, tmp_path):
     game = REGISTRY[slug]
     async with httpx.AsyncClient(base_url=live_pg.base, timeout=30) as http:
         table = await create_full(http, slug, players)
@@ -122,6 +123,10 @@ async def test_finished_replay_shows_everything_and_its_record_replays(live_pg, 
         assert "attachment" in r.headers["content-disposition"]
         out = io.StringIO()
         assert replay_check_records(r.text, out) == 0, out.getvalue()
+        (tmp_path / "record.json").write_text(r.text, encoding="utf-8")
+        assert cli_main(["replay-check", "--record", str(tmp_path / "record.json")]) == 0
+        tampered = {**r.json(), "seed": r.json()["seed"] + 1}
+        assert replay_check_records(json.dumps(tampered), out) == 1
         page = await http.get(f"/t/{table.id}/record", params={"key": table.spectate})
         assert page.status_code == 200 and page.json() == r.json()
 

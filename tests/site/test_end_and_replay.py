@@ -138,6 +138,10 @@ def test_end_screen_replay_and_rematch(quick_site: SiteServer, browser, slug, pl
             assert page.url == f"{quick_site.base}/t/{new_ids[0]}"
             assert page.locator("#tb").get_attribute("data-seat") == str((s + 1) % players)
         seats[1].wait_for_selector('#tb-body[data-status="playing"]')
+        seats[0].goto(f"{quick_site.base}/t/{table_id}")  # the old table leads there again
+        with seats[0].expect_navigation():
+            seats[0].click("#tb-end button")
+        assert seats[0].url == f"{quick_site.base}/t/{new_ids[0]}"
         assert http.get(f"/api/tables/{new_ids[0]}").json()["status"] == "playing"
     finally:
         for context in contexts:
