@@ -127,6 +127,10 @@ async def test_finished_replay_shows_everything_and_its_record_replays(live_pg, 
         assert cli_main(["replay-check", "--record", str(tmp_path / "record.json")]) == 0
         tampered = {**r.json(), "seed": r.json()["seed"] + 1}
         assert replay_check_records(json.dumps(tampered), out) == 1
+        for lang, words in (("en", ("Replay", "Hidden from every player", "See the game through the eyes of")),
+                            ("fr", ("Revoir la partie", "Caché à tous les joueurs", "Voir la partie avec les yeux"))):
+            page = await http.get(f"/t/{table.id}/replay", params={"key": table.spectate, "lang": lang, "step": 1})
+            assert page.status_code == 200 and all(w in page.text for w in words), lang
         page = await http.get(f"/t/{table.id}/record", params={"key": table.spectate})
         assert page.status_code == 200 and page.json() == r.json()
 
