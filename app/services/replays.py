@@ -8,8 +8,8 @@ spectator's public one, never more; once the game is finished everyone may look 
 `Game.reveal` adds what no seat's view shows (deck orders...). Views only: the state and the raw actions (a
 sealed bid, a card played face down) never leave this module.
 
-The replayed states of the few tables looked at last are kept (bounded), keyed by the table's version, so that
-stepping through a game re-runs its engine once.
+The replayed states of the few tables looked at last are kept (bounded), with the version they were replayed at,
+so that stepping through a game re-runs its engine once, and a game in play only for the steps added since.
 """
 
 from __future__ import annotations
@@ -38,28 +38,34 @@ class Replays:
     def __init__(self, service: TablesService, size: int = CACHE_TABLES):
         self.service = service
         self.size = size
-        self._states: OrderedDict[tuple[str, int], list[dict[str, Any]]] = OrderedDict()
+        # table id -> (the table's version, its steps at that version)
+        self._states: OrderedDict[str, tuple[int, list[dict[str, Any]]]] = OrderedDict()
 
     def _replayed(self, game: Game, history: dict[str, Any]) -> list[dict[str, Any]]:
-        """Each step: its version, the state after it, and the seat change it was (None for an action)."""
+        """Each step: its version, the state after it, and the seat changes it made (none for an action). A log
+        only grows, so the steps kept for an earlier version of the table are the start of its steps now."""
         row = history["row"]
-        key = (row.id, row.version)
-        steps = self._states.get(key)
-        if steps is not None:
-            self._states.move_to_end(key)
-            return steps
-        state = game.setup(row.players, row.seed, history["options"])
+        kept = self._states.get(row.id)
+        if kept is not None and kept[0] == row.version:
+            self._states.move_to_end(row.id)
+            return kept[1]
         changes: dict[int, list[dict[str, Any]]] = {}
         for change in history["seat_changes"]:
             changes.setdefault(change["version"], []).append(change)
         actions = {a["version"]: a for a in history["actions"]}
         versions = sorted({*actions, *changes})
-        steps = [{"version": (versions[0] - 1) if versions else row.version, "state": state, "changes": []}]
-        for version in versions:
+        if kept is not None and kept[0] < row.version:
+            steps = list(kept[1])
+        else:
+            start = game.setup(row.players, row.seed, history["options"])
+            steps = [{"version": (versions[0] - 1) if versions else row.version, "state": start, "changes": []}]
+        state = steps[-1]["state"]
+        for version in (v for v in versions if v > steps[-1]["version"]):
             if version in actions:
                 state = game.apply(state, actions[version]["seat"], actions[version]["action"])
             steps.append({"version": version, "state": state, "changes": changes.get(version, [])})
-        self._states[key] = steps
+        self._states[row.id] = (row.version, steps)
+        self._states.move_to_end(row.id)
         while len(self._states) > self.size:
             self._states.popitem(last=False)
         return steps

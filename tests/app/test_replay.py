@@ -92,6 +92,11 @@ async def test_replay_during_play_shows_each_reader_only_what_it_could_see(live_
                 r = await http.get(f"/api/tables/{table.id}/replay", headers=bearer(credential),
                                    params={"as": (seat + 1) % players})
                 assert r.status_code == 403, r.text
+        # The game goes on: the steps kept for the earlier version are extended with the new ones.
+        steps = await play(live_pg, http, table, game, 3, policy=players + 1)
+        r = await http.get(f"/api/tables/{table.id}/replay", headers=bearer(table.tokens[0]))
+        assert r.json()["steps"] == len(steps)
+        assert r.json()["view"]["game"] == replay_view(game, steps[-1]["state"], 0)
         r = await http.get(f"/api/tables/{table.id}/record", headers=bearer(table.tokens[0]))
         assert r.status_code == 409, r.text
 
