@@ -30,6 +30,7 @@ CHANGES = {
     "takeover": ("A bot ({level}) plays {name}'s seat now.", "Un bot ({level}) joue la place de {name}."),
     "reclaim": ("{name} takes their seat back.", "{name} reprend sa place."),
 }
+LEVEL_WORDS = {"novice": ("novice", "débutant"), "strong": ("strong", "fort")}
 
 
 class Replays:
@@ -120,9 +121,6 @@ def step_body(game: Game, table: dict[str, Any], steps: list[dict[str, Any]], in
         "hidden": game.reveal(current["state"]) if everything else None,
         "view": {"table": {**table, "you": seat, "deadline": None}, "game": view},
     }
-
-
-LEVEL_WORDS = {"novice": ("novice", "débutant"), "strong": ("strong", "fort")}
 
 
 def change_words(change: dict[str, Any], names: list[str], lang: str) -> str:

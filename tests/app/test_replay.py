@@ -123,6 +123,8 @@ async def test_finished_replay_shows_everything_and_its_record_replays(live_pg, 
                 body = r.json()
                 assert body["view"]["game"] == replay_view(game, steps[index]["state"], seat)
                 assert body["hidden"] == game.reveal(steps[index]["state"])
+                assert body["hidden"] and all(line["en"] and line["fr"] and all(i["en"] and i["fr"] for i in line["items"])
+                                              for line in body["hidden"])
         r = await http.get(f"/api/tables/{table.id}/record", headers=bearer(table.tokens[1]))
         assert r.status_code == 200, r.text
         assert "attachment" in r.headers["content-disposition"]
