@@ -109,6 +109,7 @@ SERVICE_FR: dict[str, str] = {
     "Until the game is over, a replay shows only what you could see.":
         "Tant que la partie dure, on ne revoit que ce qu'on pouvait voir.",
     "There is no such step in this replay.": "Cette étape n'existe pas dans cette partie.",
+    "Nobody has started a rematch of this table.": "Personne n'a lancé de revanche à cette table.",
 }
 
 _PLAYED_BY = re.compile(r"^(.+) is played by (\d+) to (\d+) players\.$")

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..models import FINISHED
 from ..services import bots, rematch
-from ..services.errors import BadRequest, Conflict
+from ..services.errors import BadRequest, Conflict, NotFound
 from ..services.tables import ACTION_MAX_BYTES, NAME_MAX, TablesService, hash_token
 from ..services.timers import MAX_TURN_SECONDS, turn_seconds
 from ..web.limits import rate_limits
@@ -394,6 +394,19 @@ class Rematched(BaseModel):
     seat: int = Field(description="Your seat there (the seats turn by one: another player starts)")
     token: str = Field(description="Your new secret seat token")
     seat_url: str
+
+
+class RematchLink(BaseModel):
+    table: str = Field(description="The table of the rematch this table's players started")
+
+
+@router.get("/tables/{table_id}/rematch", response_model=RematchLink, responses=ERRORS,
+            summary="Where this finished table's players play again (404 until one of them starts the rematch)")
+async def get_rematch(table_id: str, service: ServiceDep) -> dict[str, Any]:
+    rematch_id = (await service.history(table_id))["row"].rematch_id
+    if rematch_id is None:
+        raise NotFound("Nobody has started a rematch of this table.")
+    return {"table": rematch_id}
 
 
 @router.post("/tables/{table_id}/rematch", status_code=201, response_model=Rematched,

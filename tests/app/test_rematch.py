@@ -28,6 +28,7 @@ async def test_rematch_seats_every_accepting_player_at_one_new_table_turned_by_o
         assert (await http.post(url, headers=bearer(table.spectate))).status_code == 403
         assert (await http.post(url)).status_code == 403
         assert (await http.post("/api/tables/nosuchtable/rematch", headers=bearer(table.tokens[0]))).status_code == 404
+        assert (await http.get(url)).status_code == 404  # no rematch yet
         # Both players ask at the same time: one table, each in the seat after theirs.
         answers = await asyncio.gather(*(http.post(url, headers=bearer(t)) for t in table.tokens))
         assert [a.status_code for a in answers] == [201, 201], [a.text for a in answers]
@@ -47,6 +48,7 @@ async def test_rematch_seats_every_accepting_player_at_one_new_table_turned_by_o
         with live.db.connect() as conn:
             linked = conn.execute(text("SELECT rematch_id FROM tables WHERE id = :id"), {"id": table.id}).scalar()
         assert linked == new["id"]
+        assert (await http.get(url)).json() == {"table": new["id"]}  # the old table links to the new one
 
 
 @pytest.mark.asyncio
