@@ -1043,7 +1043,6 @@ class TablesService:
                 await conn.execute(delete(PRESENCE).where(PRESENCE.c.seen_at <= cutoff))
         return list(stale)
 
-
     # ------------------------------------------------------------------- replay viewer and rematch
 
     async def history(self, table_id: str) -> dict[str, Any]:
