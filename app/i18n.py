@@ -101,6 +101,18 @@ SERVICE_FR: dict[str, str] = {
     "That action is too large.": "Cette action est trop grande.",
     "Spectators cannot act.": "Les spectateurs ne jouent pas.",
     "Internal error.": "Erreur interne.",
+    "This table does not allow spectators.": "Cette table n'accepte pas de spectateurs.",
+    "A spectator delay is between 0 and 50 actions.": "Le retard des spectateurs est de 0 à 50 actions.",
+    "A chat message is a text.": "Un message du chat est un texte.",
+    "A chat message cannot be empty.": "Un message du chat ne peut pas être vide.",
+    "A chat message has at most 500 characters.": "Un message du chat a au plus 500 caractères.",
+    "A chat message cannot contain control characters.":
+        "Un message du chat ne peut pas contenir de caractères de contrôle.",
+    "A chat message cannot contain markup (HTML tags).":
+        "Un message du chat ne peut pas contenir de balises (HTML).",
+    "An admin muted this chat for you.": "Un administrateur a coupé ce chat pour vous.",
+    "There is no such chat message at this table.": "Ce message n'existe pas à cette table.",
+    "There is no such table or seat.": "Cette table ou cette place n'existe pas.",
 }
 
 _PLAYED_BY = re.compile(r"^(.+) is played by (\d+) to (\d+) players\.$")
