@@ -326,7 +326,7 @@ class ChatLine(BaseModel):
     name: str
     text: str
     version: int = Field(description="The table version the writer saw.")
-    at: str | None = None
+    at: str = Field(description="When it was written (ISO 8601).")
 
 
 class ChatRead(BaseModel):

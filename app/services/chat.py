@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from types import SimpleNamespace
 from typing import Any, Awaitable, Callable
 
 from sqlalchemy import insert, select, update
@@ -120,13 +121,13 @@ class ChatService:
         if await self._muted(table_id, ident.seat):
             raise Forbidden("An admin muted this chat for you.")
         await self.limits.chat_message(table_id, sender)
-        version = (await self.tables.seen_by(snap, ident.seat)).version
+        row = {"channel": channel, "seat": ident.seat, "name": name, "text": text,
+               "version": (await self.tables.seen_by(snap, ident.seat)).version, "created_at": now()}
         async with self.tables._writer() as conn:
-            new_id = (await conn.execute(insert(CHAT).values(
-                table_id=table_id, channel=channel, seat=ident.seat, name=name, text=text, version=version,
-                deleted=False, created_at=now()).returning(CHAT.c.id))).scalar_one()
+            new_id = (await conn.execute(insert(CHAT).values(table_id=table_id, deleted=False, **row)
+                                         .returning(CHAT.c.id))).scalar_one()
         await self._published(table_id)
-        return {"id": new_id, "channel": channel, "seat": ident.seat, "name": name, "text": text, "version": version}
+        return _message(SimpleNamespace(id=new_id, **row))
 
     # ------------------------------------------------------------------------------ moderation (admin)
 
