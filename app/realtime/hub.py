@@ -161,6 +161,7 @@ class Channel:
         self.presence: dict[str, Any] | None = None
         # The version the spectators' view is at: behind the snapshot's when the table delays spectators.
         self.spectators_at: int | None = None
+        self.chats: dict[int | None, dict[str, Any]] = {}  # the chat each seat's connections were last sent
         self.lock = asyncio.Lock()
 
     @property
@@ -194,6 +195,7 @@ class Channel:
             if not group:
                 del self.conns[conn.seat]
                 self.views.pop(conn.seat, None)
+                self.chats.pop(conn.seat, None)
 
     async def resync(self, conn: Connection) -> None:
         """A client asked for a full view."""
@@ -242,6 +244,7 @@ class Channel:
                 if not group:
                     del self.conns[seat]
                     self.views.pop(seat, None)
+                    self.chats.pop(seat, None)
                     continue
             started = perf_counter()
             shown = await service.seen_by(snap, seat)  # spectators may see the table some versions behind
@@ -276,6 +279,9 @@ class Channel:
 
     async def _show_chat(self, seat: int | None) -> None:
         chat = await self.hub.chat.state(self.table_id, seat)
+        if self.chats.get(seat) == chat:
+            return  # not this reader's chat that changed (a spectator's message, for a player)
+        self.chats[seat] = chat
         shared: dict[Any, Any] = {}
         for conn in list(self.conns.get(seat, ())):
             await conn.show_chat(chat, shared)

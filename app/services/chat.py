@@ -132,26 +132,23 @@ class ChatService:
     # ------------------------------------------------------------------------------ moderation (admin)
 
     async def delete(self, table_id: str, message_id: int, audit: Audit) -> None:
-        """An admin hides a message (it stays stored); audited with it."""
-        async with self.tables._writer() as conn:
-            done = await conn.execute(update(CHAT).where(CHAT.c.table_id == table_id, CHAT.c.id == message_id)
-                                      .values(deleted=True))
-            if done.rowcount != 1:
-                raise NotFound("There is no such chat message at this table.")
-            await conn.execute(insert(AUDIT).values(at=now(), **audit.row()))
-        await self._published(table_id)
+        """An admin hides a message (it stays stored)."""
+        await self._moderate(table_id, update(CHAT).where(CHAT.c.table_id == table_id, CHAT.c.id == message_id)
+                             .values(deleted=True), "There is no such chat message at this table.", audit)
 
     async def mute(self, table_id: str, seat: int | None, muted: bool, audit: Audit) -> None:
-        """An admin mutes (or lets speak again) a seat, or the spectators' chat (seat None); audited."""
+        """An admin mutes (or lets speak again) a seat, or the spectators' chat (seat None)."""
+        change = (update(TABLES).where(TABLES.c.id == table_id).values(spectator_chat_muted=muted) if seat is None
+                  else update(SEATS).where(SEATS.c.table_id == table_id, SEATS.c.number == seat)
+                  .values(chat_muted=muted))
+        await self._moderate(table_id, change, "There is no such table or seat.", audit)
+
+    async def _moderate(self, table_id: str, change: Any, missing: str, audit: Audit) -> None:
+        """One moderation: the change of one row and its audit entry in one transaction (NotFound, with
+        `missing`, when no row matched), then published."""
         async with self.tables._writer() as conn:
-            if seat is None:
-                done = await conn.execute(update(TABLES).where(TABLES.c.id == table_id)
-                                          .values(spectator_chat_muted=muted))
-            else:
-                done = await conn.execute(update(SEATS).where(SEATS.c.table_id == table_id, SEATS.c.number == seat)
-                                          .values(chat_muted=muted))
-            if done.rowcount != 1:
-                raise NotFound("There is no such table or seat.")
+            if (await conn.execute(change)).rowcount != 1:
+                raise NotFound(missing)
             await conn.execute(insert(AUDIT).values(at=now(), **audit.row()))
         await self._published(table_id)
 
