@@ -111,6 +111,10 @@ class PageConnection(Connection):
         else:
             await self.show_chat({}, {self.lang: html})
 
+    async def refuse(self, status: int, error: str) -> None:
+        text = service_message(error, self.lang)
+        await self.send(ENV.get_template("table/flash.html").render({"flash": text, "tr": translator(self.lang)}))
+
 
 def chat_html(chat: dict[str, Any], lang: str) -> str:
     """The chat region of a page (templates/table/chat.html), the same in the page and on the socket."""
@@ -119,7 +123,3 @@ def chat_html(chat: dict[str, Any], lang: str) -> str:
 
 def chat_digest(html: str) -> str:
     return hashlib.sha256(html.encode()).hexdigest()[:16]
-
-    async def refuse(self, status: int, error: str) -> None:
-        text = service_message(error, self.lang)
-        await self.send(ENV.get_template("table/flash.html").render({"flash": text, "tr": translator(self.lang)}))

@@ -248,9 +248,10 @@ class Channel:
                     continue
             started = perf_counter()
             shown = await service.seen_by(snap, seat)  # spectators may see the table some versions behind
-            from_version = old.version if seat is not None and old is not None else self.spectators_at
             if seat is None:
-                self.spectators_at = shown.version
+                from_version, self.spectators_at = self.spectators_at, shown.version
+            else:
+                from_version = None if old is None else old.version
             new_view = service.client_view(shown, seat)
             previous = self.views.get(seat)
             self.views[seat] = new_view
