@@ -11,7 +11,8 @@ import pytest
 
 from app.services.tables import Audit
 
-from .live_page import AsgiSocket, InProcessSite, apply_received, extent, first_difference, parse, settle
+from .live_page import (AsgiSocket, InProcessSite, Viewer, apply_received, assert_live_equals_reload, extent,
+                        first_difference, parse, settle)
 
 def chat_part(page: str) -> str:
     return parse(page[slice(*extent(page, "tb-chat"))]).normal()
@@ -67,6 +68,43 @@ async def test_the_live_chat_equals_the_reloaded_chat_for_every_seat_and_the_spe
         late.socket = await AsgiSocket(site.app, path, query, {f"tabula_seat_{table_id}": late.credential}).open()
         await assert_chat_live_equals_reload(site, table_id, [late], "after a message written before the socket")
         assert "written meanwhile" in late.page
+        for viewer in viewers:
+            await viewer.socket.close()
+
+
+@pytest.mark.asyncio
+async def test_a_delayed_spectator_reads_the_players_chat_with_the_game_and_the_live_page_equals_a_reload(tmp_path):
+    delay = 2
+    async with InProcessSite(tmp_path) as site:
+        body = (await site.http.post("/api/tables", json={"game": "cesar_cleopatre", "players": 2,
+                                                          "spectator_delay": delay})).json()
+        table_id = body["id"]
+        viewers = []
+        for n in range(2):
+            r = await site.http.post(f"/api/tables/{table_id}/join", json={"invite": body["invite_key"],
+                                                                            "name": f"P{n}"})
+            viewers.append(Viewer(n, r.json()["token"]))
+        spectator = Viewer(None, body["spectator_key"])
+        viewers.append(spectator)
+        for viewer in viewers:
+            await site.connect(table_id, viewer)
+        r = await site.http.post(f"/api/tables/{table_id}/chat", json={"text": "Salve"},
+                                 headers={"Authorization": f"Bearer {viewers[0].credential}"})
+        written_at = r.json()["version"]
+        for step in range(delay + 1):
+            await settle()
+            await assert_live_equals_reload(site, table_id, viewers, f"step {step}")
+            await assert_chat_live_equals_reload(site, table_id, viewers, f"step {step}")
+            shown = int(re.search(r'id="tb-version"[^>]*data-version="(\d+)"', spectator.page).group(1))
+            assert ("Salve" in chat_part(spectator.page)) == (shown >= written_at), (shown, written_at)
+            assert all("Salve" in chat_part(v.page) for v in viewers[:2])
+            for viewer in viewers[:2]:
+                view = (await site.http.get(f"/api/tables/{table_id}/view",
+                                            headers={"Authorization": f"Bearer {viewer.credential}"})).json()
+                if view["view"]["game"]["legal_actions"]:
+                    await site.act(table_id, viewer, view["version"], view["view"]["game"]["legal_actions"][0])
+                    break
+        assert "Salve" in chat_part(spectator.page)
         for viewer in viewers:
             await viewer.socket.close()
 
