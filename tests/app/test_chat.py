@@ -187,3 +187,18 @@ def test_the_admin_deletes_a_message_and_mutes_a_seat_and_the_spectators_audited
         assert audit == [("chat-delete", table.id, f"chat message {first.json()['id']} deleted"),
                          ("chat-mute", table.id, "seat 0 muted"),
                          ("chat-mute", table.id, "the spectators' chat muted")]
+
+
+def test_every_chat_refusal_reads_in_french_on_the_page(tmp_path):
+    with edge_server(tmp_path, benchmark=True, rate_limits=False) as server, \
+            httpx.Client(base_url=server.base, timeout=30) as http:
+        table = full_table(http, "bench_cards")
+        french = {**seat_cookie(table, 0), "HX-Request": "true", "Accept-Language": "fr"}
+        for bad, words in (("", "vide"), ("x" * 501, "500 caractères"), ("<b>x</b>", "balises"),
+                           ("a\x00b", "caractères de contrôle")):
+            r = http.post(f"/t/{table.id}/chat", data={"text": bad}, headers=french)
+            assert r.status_code == 200 and words in r.text and "chat-error" in r.text, (bad, r.text)
+        r = http.post(f"/t/{table.id}/chat", data={"key": table.spectate, "text": "hi"},
+                      headers={"HX-Request": "true", "Accept-Language": "fr"})
+        assert "Il faut un nom" in r.text
+        assert chat_rows(server, table.id) == []
