@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy import text
 
 from .client import Socket, bearer, create_full
+from .conftest import ServerProcess
 from .hardening import edge_server, full_table
 
 TOKEN = "a-long-admin-token-for-the-chat-tests"
@@ -202,3 +203,24 @@ def test_every_chat_refusal_reads_in_french_on_the_page(tmp_path):
                       headers={"HX-Request": "true", "Accept-Language": "fr"})
         assert "Il faut un nom" in r.text
         assert chat_rows(server, table.id) == []
+
+
+@pytest.mark.asyncio
+async def test_a_message_written_on_one_process_reaches_the_sockets_of_another(postgres_server, processes, tmp_path):
+    url = postgres_server.create_database("chat_two")
+    a, b = ServerProcess(url, tmp_path).start(), ServerProcess(url, tmp_path).start()
+    processes += [a, b]
+    a.wait_ready()
+    b.wait_ready()
+    async with httpx.AsyncClient(base_url=a.base, timeout=20) as on_a:
+        table = await create_full(on_a)
+        player = await Socket.open(b.base.replace("http", "ws"), table.id, f"?token={table.tokens[1]}", "P1@B")
+        watcher = await Socket.open(b.base.replace("http", "ws"), table.id, f"?spectate={table.spectate}", "spec@B")
+        for sock in (player, watcher):
+            await sock.until(lambda m: m["type"] == "full")
+        r = await on_a.post(f"/api/tables/{table.id}/chat", headers=bearer(table.tokens[0]), json={"text": "Ave"})
+        assert r.status_code == 201
+        for sock in (player, watcher):
+            assert texts(await sock.until(lambda m: m["type"] == "chat")) == ["Ave"]
+        for sock in (player, watcher):
+            await sock.close()
