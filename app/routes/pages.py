@@ -636,12 +636,14 @@ async def admin_chat_mute(request: Request, table_id: str) -> Response:
     seat = None if raw == "spectators" else int(raw)
     whom = "the spectators' chat" if seat is None else f"seat {seat}"
 
+    action = "chat-mute" if muted else "chat-unmute"
+
     async def mute(who: str) -> Response:
         await request.app.state.chat.mute(table_id, seat, muted, Audit(
-            who, "chat-mute" if muted else "chat-unmute", table_id, f"{whom} {'muted' if muted else 'may speak again'}"))
+            who, action, table_id, f"{whom} {'muted' if muted else 'may speak again'}"))
         return RedirectResponse(f"/admin/tables/{table_id}/chat", status_code=303)
 
-    return await _admin_act(request, "chat-mute" if muted else "chat-unmute", mute)
+    return await _admin_act(request, action, mute)
 
 
 @router.post("/admin/cleanup")

@@ -70,7 +70,8 @@ class ChatService:
         at or before `upto_version` when given (a replay step), the newest `limit` of them (None: all).
         Deleted messages are left out."""
         channels = [PLAYERS_CHAT] if seat is not None else list(CHAT_CHANNELS)
-        query = select(CHAT).where(CHAT.c.table_id == table_id, CHAT.c.channel.in_(channels), CHAT.c.deleted.is_(False))
+        query = select(CHAT).where(CHAT.c.table_id == table_id, CHAT.c.channel.in_(channels),
+                                   CHAT.c.deleted.is_(False))
         if upto_version is not None:
             query = query.where(CHAT.c.version <= upto_version)
         query = query.order_by(CHAT.c.id.desc())

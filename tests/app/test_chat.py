@@ -129,7 +129,8 @@ def test_a_sender_beyond_five_messages_in_ten_seconds_is_refused_clearly(tmp_pat
         rows = chat_rows(server, table.id)
         r = http.post(f"/api/tables/{table.id}/chat", headers=bearer(table.tokens[0]), json={"text": "one more"})
         assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1 and "chat" in r.json()["error"]
-        r = http.post(f"/t/{table.id}/chat", data={"text": "again"}, headers={**seat_cookie(table, 0), "HX-Request": "true"})
+        r = http.post(f"/t/{table.id}/chat", data={"text": "again"},
+                      headers={**seat_cookie(table, 0), "HX-Request": "true"})
         assert r.status_code == 200 and "Too many chat messages" in r.text and 'value="again"' in r.text
         assert chat_rows(server, table.id) == rows
         # Another sender is not held back by the first one's rate.

@@ -34,7 +34,8 @@ async def test_the_live_chat_equals_the_reloaded_chat_for_every_seat_and_the_spe
             await site.connect(table_id, viewer)
         spectator = viewers[-1]
         await site.http.post(f"/t/{table_id}/chat", data={"text": "Ave, <3 & 'quotes'"},
-                             headers={"HX-Request": "true", "Cookie": f"tabula_seat_{table_id}={viewers[0].credential}"})
+                             headers={"HX-Request": "true",
+                                      "Cookie": f"tabula_seat_{table_id}={viewers[0].credential}"})
         await assert_chat_live_equals_reload(site, table_id, viewers, "after a player's message")
         assert "Ave, &lt;3 &amp;" in viewers[1].page and "Ave, &lt;3 &amp;" in spectator.page
         r = await site.http.post(f"/t/{table_id}/chat", data={"key": spectator.credential, "name": "Titus",
