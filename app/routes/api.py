@@ -358,7 +358,7 @@ class OpenTable(BaseModel):
     status: str = Field(description="lobby (waiting for players) or playing")
     spectators: int
     spectator_delay: int
-    turn: int = Field(description="Actions played so far.")
+    turn: int = Field(description="A game in play: its turn number, 1 + the actions played so far (0: waiting).")
     free: int = Field(description="Free seats.")
     seats: list[dict[str, Any]]
 

@@ -825,7 +825,7 @@ class TablesService:
     async def open_tables(self, limit: int = 100) -> list[dict[str, Any]]:
         """The tables anyone may find, newest activity first: the public tables that allow spectators, waiting
         for players or in play. A private table is never among them, nor a table without spectators. Public
-        facts only, with the turn number (actions played so far)."""
+        facts only, with the turn number of a game in play (1 + the actions played so far)."""
         turns = (select(func.count()).where(ACTIONS.c.table_id == TABLES.c.id)
                  .correlate(TABLES).scalar_subquery().label("turns"))
         async with self.autocommit.connect() as conn:
@@ -837,7 +837,7 @@ class TablesService:
             seats = await self._seats_of(conn, [r.id for r in rows])
         return [{"id": r.id, "game": r.game, "players": r.players, "status": r.status, "spectators": r.spectators,
                  "spectators_allowed": bool(r.spectators_allowed), "spectator_delay": r.spectator_delay,
-                 "turn": r.turns, "seats": seats[r.id], "free": sum(s["name"] is None for s in seats[r.id])}
+                 "turn": r.turns + 1 if r.status == PLAYING else 0, "seats": seats[r.id], "free": sum(s["name"] is None for s in seats[r.id])}
                 for r in rows if self.games.get(r.game) is not None]
 
     async def count_by_status(self) -> dict[str, int]:

@@ -63,10 +63,10 @@ def test_only_public_tables_with_spectators_are_listed_live_with_their_facts(ser
                 join(http, table, f"P{n}")
         assert listed(http) == {public["id"]}
         entry, = http.get("/api/open-tables").json()
-        assert entry["status"] == "playing" and entry["turn"] == 0 and entry["spectators"] == 0
+        assert entry["status"] == "playing" and entry["turn"] == 1 and entry["spectators"] == 0
         assert [s["name"] for s in entry["seats"]] == ["P0", "P1"]
         fragment = http.get("/tables/open", headers={"Accept-Language": "fr"}).text
-        assert 'hx-trigger="every 5s"' in fragment and "tour 0" in fragment and "P0, P1" in fragment
+        assert 'hx-trigger="every 5s"' in fragment and "tour 1" in fragment and "P0, P1" in fragment
         # A bots-only demo table runs at once: it is listed as in play, with its turn number.
         demo = create(http, "bench_cards", 2, bots=["novice", "novice"])
         assert demo["id"] in listed(http)
