@@ -77,9 +77,13 @@ def test_a_table_without_spectators_has_no_spectator_link_and_every_spectator_ro
         table = create(http, spectators_allowed=False)
         assert table["spectator_key"] is None and table["spectator_url"] is None
         assert table["spectators_allowed"] is False
-        tokens = [join(http, table, f"P{n}") for n in range(2)]
-        key = stored_spectator_key(server, table["id"])
         t = table["id"]
+        key = stored_spectator_key(server, t)
+        tokens = [join(http, table, "P0")]
+        for page in (http.get(f"/t/{t}", headers={"Cookie": f"tabula_seat_{t}={tokens[0]}"}).text,  # waiting room
+                     http.get(f"/t/{t}/join", params={"key": table["invite_key"]}).text):
+            assert "/watch?key=" not in page and key not in page
+        tokens.append(join(http, table, "P1"))
         for path in (f"/api/tables/{t}/view", f"/api/tables/{t}/log", f"/api/tables/{t}/chat"):
             assert http.get(path, params={"spectate": key}).status_code == 403, path
             assert http.get(path, headers={"Authorization": f"Bearer {key}"}).status_code == 403, path
