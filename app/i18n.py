@@ -102,10 +102,8 @@ SERVICE_FR: dict[str, str] = {
     "Spectators cannot act.": "Les spectateurs ne jouent pas.",
     "Internal error.": "Erreur interne.",
     "This table does not allow spectators.": "Cette table n'accepte pas de spectateurs.",
-    "A spectator delay is between 0 and 50 actions.": "Le retard des spectateurs est de 0 à 50 actions.",
     "A chat message is a text.": "Un message du chat est un texte.",
     "A chat message cannot be empty.": "Un message du chat ne peut pas être vide.",
-    "A chat message has at most 500 characters.": "Un message du chat a au plus 500 caractères.",
     "A chat message cannot contain control characters.":
         "Un message du chat ne peut pas contenir de caractères de contrôle.",
     "A chat message cannot contain markup (HTML tags).":
@@ -116,6 +114,8 @@ SERVICE_FR: dict[str, str] = {
 }
 
 _PLAYED_BY = re.compile(r"^(.+) is played by (\d+) to (\d+) players\.$")
+_DELAY_RANGE = re.compile(r"^A spectator delay is between 0 and (\d+) actions\.$")
+_CHAT_LENGTH = re.compile(r"^A chat message has at most (\d+) characters\.$")
 
 
 def service_message(message: str, lang: str) -> str:
@@ -127,4 +127,10 @@ def service_message(message: str, lang: str) -> str:
     match = _PLAYED_BY.match(message)
     if match:
         return f"{match.group(1)} se joue de {match.group(2)} à {match.group(3)} joueurs."
+    match = _DELAY_RANGE.match(message)
+    if match:
+        return f"Le retard des spectateurs est de 0 à {match.group(1)} actions."
+    match = _CHAT_LENGTH.match(message)
+    if match:
+        return f"Un message du chat a au plus {match.group(1)} caractères."
     return message

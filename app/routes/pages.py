@@ -29,8 +29,9 @@ from ..pages.render import ENV, PageState, context
 from ..pages.socket import chat_digest, chat_html
 from ..services import bots
 from ..services.credentials import same_admin_token, same_secret
+from ..services.chat import TEXT_MAX as CHAT_TEXT_MAX
 from ..services.errors import Illegal, ServiceError
-from ..services.tables import Audit, TablesService, hash_token
+from ..services.tables import MAX_SPECTATOR_DELAY, Audit, TablesService, hash_token
 from ..web.bodies import parse_json
 from ..web.limits import RateLimited, client_of, rate_limits
 from ..web.security import ADMIN_SESSION_SECONDS, admin_session, admin_session_valid, clip_echo
@@ -120,7 +121,8 @@ async def home(request: Request) -> HTMLResponse:
         if ident.seat is not None:
             mine.append({**summary, "you": ident.seat})
     mine.sort(key=lambda t: t["created_at"] or "", reverse=True)
-    return _render(request, "home.html", games=listed, mine=mine[:8], open_tables=await _open_tables(request))
+    return _render(request, "home.html", games=listed, mine=mine[:8], open_tables=await _open_tables(request),
+                   max_delay=MAX_SPECTATOR_DELAY)
 
 
 async def _open_tables(request: Request) -> list[dict[str, Any]]:
@@ -345,7 +347,7 @@ async def _table_page(request: Request, table_id: str, credential: str | None, s
     ws_url = f"/ws/tables/{table_id}/html?since={version}&chat={chat_digest(chat_html(chat, lang))}"
     if ident.seat is None:
         ws_url += f"&spectate={quote(credential)}"
-    response = _render(request, "table.html", ws_url=ws_url, summary=summary, chat=chat,
+    response = _render(request, "table.html", ws_url=ws_url, summary=summary, chat=chat, chat_max=CHAT_TEXT_MAX,
                        spectate_key=links["spectate_key"], **ctx)
     if flash:
         response.delete_cookie(FLASH_COOKIE, path="/")
@@ -386,7 +388,7 @@ async def chat_form(request: Request, table_id: str) -> Response:
         error = clip_echo(service_message(e.message, lang))
     if _is_htmx(request):
         return _render(request, "table/chat_form.html", table_id=table_id, spectate_key=key or None,
-                       chat_error=error, chat_name=name if isinstance(name, str) else None,
+                       chat_max=CHAT_TEXT_MAX, chat_error=error, chat_name=name if isinstance(name, str) else None,
                        chat_text=text if error and isinstance(text, str) else None)
     back = f"/t/{table_id}/watch?key={quote(key)}" if key else f"/t/{table_id}"
     return RedirectResponse(back, status_code=303)

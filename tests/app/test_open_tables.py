@@ -145,6 +145,10 @@ def test_the_creation_form_sets_spectators_delay_privacy_and_the_turn_timer(serv
                     {"turn_minutes": "x"}, {"turn_minutes": "100000"}):
             r = http.post("/tables/new", data={"game": "bench_cards", "players": "2", **bad})
             assert r.status_code == 400, bad
+        assert 'max="50"' in home
+        r = http.post("/tables/new", data={"game": "bench_cards", "players": "2", "spectator_delay": "51"},
+                      headers={"Accept-Language": "fr"})
+        assert "Le retard des spectateurs est de 0 à 50 actions." in r.text
         assert http.post("/api/tables", json={"game": "bench_cards", "players": 2,
                                               "spectator_delay": 51}).status_code in (400, 422)
         assert http.post("/api/tables", json={"game": "bench_cards", "players": 2,
