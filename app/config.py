@@ -86,6 +86,7 @@ class Settings:
     limit_tables: str = "20/hour"
     limit_actions: str = "10/second"
     limit_logins: str = "5/minute"
+    limit_chat: str = "5/10 seconds"  # chat messages per sender (a rule of the chat: on even without rate_limits)
     max_sockets: int = 32
     trusted_proxies: str = "127.0.0.1"
     metrics: bool = False
@@ -116,6 +117,7 @@ class Settings:
             limit_tables=os.environ.get("TABULA_LIMIT_TABLES") or "20/hour",
             limit_actions=os.environ.get("TABULA_LIMIT_ACTIONS") or "10/second",
             limit_logins=os.environ.get("TABULA_LIMIT_LOGINS") or "5/minute",
+            limit_chat=os.environ.get("TABULA_LIMIT_CHAT") or "5/10 seconds",
             max_sockets=int(os.environ.get("TABULA_MAX_SOCKETS") or 32),
             trusted_proxies=(os.environ.get("TABULA_TRUSTED_PROXIES") or "127.0.0.1").strip(),
             metrics=_flag("TABULA_METRICS"),

@@ -110,9 +110,21 @@ SERVICE_FR: dict[str, str] = {
         "Tant que la partie dure, on ne revoit que ce qu'on pouvait voir.",
     "There is no such step in this replay.": "Cette étape n'existe pas dans cette partie.",
     "Nobody has started a rematch of this table.": "Personne n'a lancé de revanche à cette table.",
+    "This table does not allow spectators.": "Cette table n'accepte pas de spectateurs.",
+    "A chat message is a text.": "Un message du chat est un texte.",
+    "A chat message cannot be empty.": "Un message du chat ne peut pas être vide.",
+    "A chat message cannot contain control characters.":
+        "Un message du chat ne peut pas contenir de caractères de contrôle.",
+    "A chat message cannot contain markup (HTML tags).":
+        "Un message du chat ne peut pas contenir de balises (HTML).",
+    "An admin muted this chat for you.": "Un administrateur a coupé ce chat pour vous.",
+    "There is no such chat message at this table.": "Ce message n'existe pas à cette table.",
+    "There is no such table or seat.": "Cette table ou cette place n'existe pas.",
 }
 
 _PLAYED_BY = re.compile(r"^(.+) is played by (\d+) to (\d+) players\.$")
+_DELAY_RANGE = re.compile(r"^A spectator delay is between 0 and (\d+) actions\.$")
+_CHAT_LENGTH = re.compile(r"^A chat message has at most (\d+) characters\.$")
 
 
 def service_message(message: str, lang: str) -> str:
@@ -124,4 +136,10 @@ def service_message(message: str, lang: str) -> str:
     match = _PLAYED_BY.match(message)
     if match:
         return f"{match.group(1)} se joue de {match.group(2)} à {match.group(3)} joueurs."
+    match = _DELAY_RANGE.match(message)
+    if match:
+        return f"Le retard des spectateurs est de 0 à {match.group(1)} actions."
+    match = _CHAT_LENGTH.match(message)
+    if match:
+        return f"Un message du chat a au plus {match.group(1)} caractères."
     return message

@@ -25,6 +25,7 @@ from .routes.ops import migration_head
 from .realtime.hub import Hub
 from .services.errors import ServiceError
 from .services.bots import BotRunner, check_level, expire
+from .services.chat import ChatService
 from .services.cleanup import Cleanup
 from .services.replays import Replays
 from .services.tables import TablesService
@@ -107,6 +108,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.service = service
         app.state.replays = Replays(service)
         app.state.hub = hub
+        app.state.chat = chat = ChatService(service, app.state.limits)
+        hub.watch_chat(chat)
         await hub.start()
         runner, timer = start_bots(settings, service)
         app.state.bots = runner

@@ -9,6 +9,7 @@ seat in one language): `shared` is the hub's scratch space for one change.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from typing import Any, Callable
 
@@ -27,7 +28,8 @@ class PageConnection(Connection):
     """A browser tab on the page's socket: its seat's page, sent as the changes to what the tab shows."""
 
     def __init__(self, ws, table_id: str, seat: int | None, token_hash: str | None, *, lang: str, game: Game,
-                 links: dict[str, str | None], presence: dict[str, Any], title: tuple[str, str]):
+                 links: dict[str, str | None], presence: dict[str, Any], title: tuple[str, str],
+                 chat_seen: str | None = None):
         super().__init__(ws, table_id, seat, token_hash)
         self.lang = lang
         self.game = game
@@ -37,6 +39,8 @@ class PageConnection(Connection):
         self.view: dict[str, Any] | None = None
         self.version: int | None = None
         self.shown: Rendered | None = None  # the page the tab holds
+        self.chat_shown: str | None = None  # the chat region the tab holds
+        self.chat_seen = chat_seen  # the digest of the chat region the page came with (None: not told)
 
     def _key(self) -> tuple[Any, ...]:
         """Everything the page depends on besides the view of this seat at this version."""
@@ -88,6 +92,34 @@ class PageConnection(Connection):
     async def ping(self, message: str) -> None:
         await self.send(PING_HTML)
 
+    async def show_chat(self, chat: dict[str, Any], shared: dict[Any, Any]) -> None:
+        html = shared.get(self.lang)
+        if html is None:
+            html = shared[self.lang] = chat_html(chat, self.lang)
+        if html != self.chat_shown:
+            self.chat_shown = html
+            await self.send(html)
+
+    async def attached_chat(self, chat: Any) -> None:
+        # The page was rendered before the socket opened, and a message may have come in between: the page
+        # says which chat it shows (`chat_seen`, the digest of its chat region); only a different one is sent.
+        if chat is None:
+            return
+        html = chat_html(await chat.state(self.table_id, self.seat), self.lang)
+        if self.chat_seen is None or self.chat_seen == chat_digest(html):
+            self.chat_shown = html
+        else:
+            await self.show_chat({}, {self.lang: html})
+
     async def refuse(self, status: int, error: str) -> None:
         text = service_message(error, self.lang)
         await self.send(ENV.get_template("table/flash.html").render({"flash": text, "tr": translator(self.lang)}))
+
+
+def chat_html(chat: dict[str, Any], lang: str) -> str:
+    """The chat region of a page (templates/table/chat.html), the same in the page and on the socket."""
+    return ENV.get_template("table/chat.html").render({"chat": chat, "tr": translator(lang)})
+
+
+def chat_digest(html: str) -> str:
+    return hashlib.sha256(html.encode()).hexdigest()[:16]

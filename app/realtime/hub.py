@@ -33,6 +33,7 @@ from starlette.websockets import WebSocket
 
 from .. import observability
 from ..models import LOBBY
+from ..services.chat import ChatService
 from ..services.tables import Snapshot, TablesService, compact
 from .diff import PatchMemo, patch_message, view_patch
 from .pubsub import LocalPublisher, PostgresPublisher
@@ -129,6 +130,14 @@ class Connection:
     async def ping(self, message: str) -> None:
         await self.send(message)
 
+    async def show_chat(self, chat: dict[str, Any], shared: dict[Any, Any]) -> None:
+        """The chat as this seat reads it changed (a message, a deletion, a mute)."""
+        await self.send(compact({"type": "chat", **chat}))
+
+    async def attached_chat(self, chat: Any) -> None:
+        """Just attached: a JSON client reads the chat when it wants it (GET .../chat); the page's socket
+        overrides this to bring its chat up to date."""
+
     async def refuse(self, status: int, error: str) -> None:
         await self.send(compact({"type": "error", "status": status, "error": error}))
 
@@ -150,6 +159,9 @@ class Channel:
         self.snapshot: Snapshot | None = None
         self.views: dict[int | None, dict[str, Any]] = {}  # each seat's view at snapshot.version
         self.presence: dict[str, Any] | None = None
+        # The version the spectators' view is at: behind the snapshot's when the table delays spectators.
+        self.spectators_at: int | None = None
+        self.chats: dict[int | None, dict[str, Any]] = {}  # the chat each seat's connections were last sent
         self.lock = asyncio.Lock()
 
     @property
@@ -165,13 +177,12 @@ class Channel:
             snap = self.snapshot
             if not self._still_seated(conn, snap):
                 return False
-            view = self.views.get(conn.seat)
-            if view is None:
-                view = self.views[conn.seat] = service.client_view(snap, conn.seat)
-            if since == snap.version:
-                await conn.synced(snap.version, view)
+            version, view = await self._view_of(conn.seat)
+            if since == version:
+                await conn.synced(version, view)
             else:
-                await conn.full(snap.version, view)
+                await conn.full(version, view)
+            await conn.attached_chat(self.hub.chat)
             if self.presence is not None:
                 await conn.show_presence(self.presence, compact({"type": "presence", **self.presence}), {})
             self.conns.setdefault(conn.seat, set()).add(conn)
@@ -184,16 +195,24 @@ class Channel:
             if not group:
                 del self.conns[conn.seat]
                 self.views.pop(conn.seat, None)
+                self.chats.pop(conn.seat, None)
 
     async def resync(self, conn: Connection) -> None:
         """A client asked for a full view."""
         async with self.lock:
             if self.snapshot is None:
                 return
-            view = self.views.get(conn.seat)
-            if view is None:
-                view = self.views[conn.seat] = self.hub.service.client_view(self.snapshot, conn.seat)
-            await conn.full(self.snapshot.version, view)
+            await conn.full(*await self._view_of(conn.seat))
+
+    async def _view_of(self, seat: int | None) -> tuple[int, dict[str, Any]]:
+        """A seat's version and view at the channel's snapshot; the spectators' may be delayed."""
+        view = self.views.get(seat)
+        if view is None or (seat is None and self.spectators_at is None):
+            shown = await self.hub.service.seen_by(self.snapshot, seat)
+            view = self.views[seat] = self.hub.service.client_view(shown, seat)
+            if seat is None:
+                self.spectators_at = shown.version
+        return (self.spectators_at if seat is None else self.snapshot.version), view
 
     async def advance(self, version: int | None, snap: Snapshot | None = None,
                       acknowledge: InlineAck | None = None) -> None:
@@ -225,25 +244,48 @@ class Channel:
                 if not group:
                     del self.conns[seat]
                     self.views.pop(seat, None)
+                    self.chats.pop(seat, None)
                     continue
             started = perf_counter()
-            new_view = service.client_view(snap, seat)
+            shown = await service.seen_by(snap, seat)  # spectators may see the table some versions behind
+            if seat is None:
+                from_version, self.spectators_at = self.spectators_at, shown.version
+            else:
+                from_version = None if old is None else old.version
+            new_view = service.client_view(shown, seat)
             previous = self.views.get(seat)
             self.views[seat] = new_view
             sending = perf_counter()
             timings.add("views", sending - started)
-            if previous is None or old is None:
+            if previous is None or from_version is None:
                 for conn in list(group):
-                    await conn.full(snap.version, new_view, shared)
+                    await conn.full(shown.version, new_view, shared)
             else:
-                patch = _lazy_patch(old.version, snap.version, previous, new_view, memo)
+                patch = _lazy_patch(from_version, shown.version, previous, new_view, memo)
                 for conn in list(group):
                     if inline is not None and conn is inline.conn and not inline.delivered:
                         inline.delivered = True  # the acting connection: its acknowledgement rides along
                         await conn.send(patch(inline.id))
                     else:
-                        await conn.changed(snap.version, new_view, patch, shared)
+                        await conn.changed(shown.version, new_view, patch, shared)
             timings.add("push", perf_counter() - sending)
+        if snap.spectator_delay and None in self.conns and self.hub.chat is not None:
+            await self._show_chat(None)  # the players' chat reaches delayed spectators with the game
+
+    async def show_chat(self) -> None:
+        """The table's chat changed: every connection gets what its seat (or spectator) reads."""
+        async with self.lock:
+            for seat in list(self.conns):
+                await self._show_chat(seat)
+
+    async def _show_chat(self, seat: int | None) -> None:
+        chat = await self.hub.chat.state(self.table_id, seat)
+        if self.chats.get(seat) == chat:
+            return  # not this reader's chat that changed (a spectator's message, for a player)
+        self.chats[seat] = chat
+        shared: dict[Any, Any] = {}
+        for conn in list(self.conns.get(seat, ())):
+            await conn.show_chat(chat, shared)
 
     @staticmethod
     def _still_seated(conn: Connection, snap: Snapshot) -> bool:
@@ -294,7 +336,19 @@ class Hub:
         self._presence_dirty: set[str] = set()
         self._presence_writer: asyncio.Task | None = None
         self._background: list[asyncio.Task] = []
+        self.chat: ChatService | None = None
         service.on_commit.append(self.committed)
+
+    def watch_chat(self, chat: ChatService) -> None:
+        """Push every change of a table's chat to its connections (here, and through the other processes)."""
+        self.chat = chat
+        chat.on_change.append(self.chat_changed)
+
+    async def chat_changed(self, table_id: str) -> None:
+        channel = self.channels.get(table_id)
+        if channel is not None:
+            await channel.show_chat()
+        self.publisher.publish(f"c {table_id} {self.instance}")
 
     # ------------------------------------------------------------------------------------ lifecycle
 
@@ -378,6 +432,8 @@ class Hub:
                 await channel.advance(int(rest[0]))
             elif kind == "p":
                 await channel.show_presence(await self._read_presence(table_id))
+            elif kind == "c" and self.chat is not None:
+                await channel.show_chat()
         except Exception:
             log.exception("could not handle notification %r", payload)
 

@@ -11,10 +11,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..models import FINISHED
 from ..services import bots, rematch
+from ..services.chat import TEXT_MAX
 from ..services.errors import BadRequest, Conflict, NotFound
-from ..services.tables import ACTION_MAX_BYTES, NAME_MAX, TablesService, hash_token
+from ..services.tables import ACTION_MAX_BYTES, MAX_SPECTATOR_DELAY, NAME_MAX, TablesService, hash_token
 from ..services.timers import MAX_TURN_SECONDS, turn_seconds
-from ..web.limits import rate_limits
+from ..web.limits import client_of, rate_limits
 
 # operationId = the function's name (the links of the schema name them).
 router = APIRouter(prefix="/api", tags=["tables"], generate_unique_id_function=lambda route: route.name)
@@ -84,6 +85,13 @@ class CreateTable(BaseModel):
                                      description="The turn timer in seconds.")
     turn_timer: int | None = Field(None, strict=True, ge=1, le=MAX_TURN_SECONDS,
                                    description="The same as turn_seconds.")
+    spectators_allowed: bool = Field(True, strict=True, description="Whether spectators may watch. Without them "
+                                     "there is no spectator key to use (every spectator route refuses) and the "
+                                     "table is never listed among the open tables.")
+    spectator_delay: int = Field(0, strict=True, ge=0, le=MAX_SPECTATOR_DELAY,
+                                 description="Spectators see the game as it was this many versions (actions) "
+                                             "ago while it is played (0: live); the whole game once it is over.")
+    private: bool = Field(False, strict=True, description="A private table is never listed among the open tables.")
 
 
 class SeatInfo(BaseModel):
@@ -108,6 +116,9 @@ class TableInfo(BaseModel):
     spectators: int
     turn_timer: int | None = Field(None, description="Seconds per decision (null: no timer).")
     deadline: str | None = Field(None, description="When the decision under way must be made (turn timer).")
+    spectators_allowed: bool = True
+    spectator_delay: int = Field(0, description="How many versions behind the game spectators see it.")
+    private: bool = Field(False, description="Never listed among the open tables.")
     created_at: str | None
     started_at: str | None
     finished_at: str | None
@@ -115,9 +126,10 @@ class TableInfo(BaseModel):
 
 class CreatedTable(TableInfo):
     invite_key: str = Field(description="Needed to join: share it with the players.")
-    spectator_key: str = Field(description="Needed to watch: share it with spectators. It cannot act.")
+    spectator_key: str | None = Field(description="Needed to watch: share it with spectators. It cannot act. "
+                                                "Null when the table allows no spectators.")
     invite_url: str
-    spectator_url: str
+    spectator_url: str | None
 
 
 # A display name as the service takes it (clean_name): something besides spaces, no control characters.
@@ -216,12 +228,15 @@ async def create_table(body: CreateTable, request: Request, service: ServiceDep)
         raise BadRequest("There is no such game here (see GET /api/games).")
     timer = turn_seconds(body.turn_minutes, body.turn_seconds if body.turn_seconds is not None else body.turn_timer)
     await rate_limits(request).table_created(request)
-    snap = await service.create(body.game, body.players, body.options, timer, body.bots)
+    snap = await service.create(body.game, body.players, body.options, timer, body.bots,
+                                spectators_allowed=body.spectators_allowed, spectator_delay=body.spectator_delay,
+                                private=body.private)
     info = await service.summary(snap.id)
     base = base_url(request)
-    return {**info, "invite_key": snap.invite_key, "spectator_key": snap.spectator_key,
+    watch = snap.spectators_allowed  # without spectators, no spectator key or link exists for anyone
+    return {**info, "invite_key": snap.invite_key, "spectator_key": snap.spectator_key if watch else None,
             "invite_url": f"{base}/t/{snap.id}/join?key={snap.invite_key}",
-            "spectator_url": f"{base}/t/{snap.id}/watch?key={snap.spectator_key}"}
+            "spectator_url": f"{base}/t/{snap.id}/watch?key={snap.spectator_key}" if watch else None}
 
 
 @router.get("/tables/{table_id}", response_model=TableInfo, responses=ERRORS, summary="A table's public facts")
@@ -294,6 +309,67 @@ async def get_log(table_id: str, request: Request, service: ServiceDep, authoriz
     return JSONResponse(await service.log(table_id, credential_from(request, authorization, spectate)))
 
 
+class PostChat(BaseModel):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"example": {"text": "Ave!"}})
+    text: str = Field(min_length=1, max_length=TEXT_MAX,
+                      description=f"The message: 1 to {TEXT_MAX} characters, no markup (HTML tags) and no control "
+                                  "characters but line breaks. A player writes to the players' chat, a spectator "
+                                  "to the spectators' chat.")
+    name: str | None = Field(None, min_length=1, max_length=NAME_MAX, pattern=NAME_PATTERN,
+                             description="A spectator's display name (needed from spectators; a player writes "
+                                         "under their seat's name).")
+
+
+class ChatLine(BaseModel):
+    id: int
+    channel: str = Field(description="\"players\" or \"spectators\"")
+    seat: int | None = Field(description="The writer's seat (null: a spectator).")
+    name: str
+    text: str
+    version: int = Field(description="The table version the writer saw.")
+    at: str = Field(description="When it was written (ISO 8601).")
+
+
+class ChatRead(BaseModel):
+    channel: str = Field(description="The channel you write to.")
+    muted: bool = Field(description="An admin muted you (or the spectators' chat).")
+    messages: list[ChatLine] = Field(description="What you may read, oldest first: a player, the players' chat; "
+                                                 "a spectator, both chats.")
+
+
+@router.get("/tables/{table_id}/chat", response_model=ChatRead, responses=ERRORS,
+            summary="The table's chat as you may read it (seat token or spectator key)")
+async def get_chat(table_id: str, request: Request, authorization: AuthHeader = None,
+                   spectate: SpectateQuery = None) -> dict[str, Any]:
+    return await request.app.state.chat.read(table_id, credential_from(request, authorization, spectate))
+
+
+@router.post("/tables/{table_id}/chat", status_code=201, response_model=ChatLine,
+             responses={**ERRORS, **RATE_LIMITED}, summary="Write to the table's chat")
+async def post_chat(table_id: str, body: PostChat, request: Request, authorization: AuthHeader = None,
+                    spectate: SpectateQuery = None) -> dict[str, Any]:
+    return await request.app.state.chat.post(table_id, credential_from(request, authorization, spectate),
+                                             body.text, body.name, client=client_of(request))
+
+
+class OpenTable(BaseModel):
+    id: str
+    game: str
+    players: int
+    status: str = Field(description="lobby (waiting for players) or playing")
+    spectators: int
+    spectator_delay: int
+    turn: int = Field(description="A game in play: its turn number, 1 + the actions played so far (0: waiting).")
+    free: int = Field(description="Free seats.")
+    seats: list[dict[str, Any]]
+
+
+@router.get("/open-tables", response_model=list[OpenTable], summary="The tables anyone may join or watch")
+async def list_open_tables(service: ServiceDep) -> list[dict[str, Any]]:
+    """Public tables that allow spectators, waiting for players or in play; private tables never."""
+    return await service.open_tables()
+
+
 _NEW_TABLE = {"table_id": "$response.body#/id"}
 _WATCHER = {**_NEW_TABLE, "spectate": "$response.body#/spectator_key"}
 _SEATED = {"parameters": {"table_id": "$response.body#/table",
@@ -307,9 +383,11 @@ LINKS: dict[tuple[str, str, str], dict[str, dict[str, Any]]] = {
                        "requestBody": {"invite": "$response.body#/invite_key", "name": "Livia"}},
         "get_view": {"parameters": _WATCHER},
         "get_log": {"parameters": _WATCHER},
+        "get_chat": {"parameters": _WATCHER},
     },
     ("/api/tables/{table_id}/join", "post", "201"): {
-        op: _SEATED for op in ("get_view", "submit_action", "get_log", "leave_table", "leave_game", "reclaim_seat")},
+        op: _SEATED for op in ("get_view", "submit_action", "get_log", "leave_table", "leave_game", "reclaim_seat",
+                               "get_chat", "post_chat")},
 }
 
 

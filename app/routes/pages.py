@@ -26,13 +26,15 @@ from .. import observability
 from ..config import project_root
 from ..i18n import LANG_COOKIE, pick_lang, service_message, translator
 from ..pages.render import ENV, PageState, context
+from ..pages.socket import chat_digest, chat_html
 from ..services import bots, rematch
 from ..services.credentials import same_admin_token, same_secret
+from ..services.chat import TEXT_MAX as CHAT_TEXT_MAX
 from ..services.errors import Illegal, ServiceError
 from ..services.replays import change_words
-from ..services.tables import Audit, TablesService, hash_token
+from ..services.tables import MAX_SPECTATOR_DELAY, Audit, TablesService, hash_token
 from ..web.bodies import parse_json
-from ..web.limits import client_of, rate_limits
+from ..web.limits import RateLimited, client_of, rate_limits
 from ..web.security import ADMIN_SESSION_SECONDS, admin_session, admin_session_valid, clip_echo
 from .api import base_url, finished_record, seat_cookie
 
@@ -120,7 +122,21 @@ async def home(request: Request) -> HTMLResponse:
         if ident.seat is not None:
             mine.append({**summary, "you": ident.seat})
     mine.sort(key=lambda t: t["created_at"] or "", reverse=True)
-    return _render(request, "home.html", games=listed, mine=mine[:8])
+    return _render(request, "home.html", games=listed, mine=mine[:8], open_tables=await _open_tables(request),
+                   max_delay=MAX_SPECTATOR_DELAY)
+
+
+async def _open_tables(request: Request) -> list[dict[str, Any]]:
+    """The tables anyone may find (app/services/tables.py `open_tables`), with their game's titles."""
+    served = _served(request)
+    return [{**t, "title_en": served[t["game"]].title_en, "title_fr": served[t["game"]].title_fr}
+            for t in await _service(request).open_tables() if t["game"] in served]
+
+
+@router.get("/tables/open", response_class=HTMLResponse)
+async def open_tables(request: Request) -> HTMLResponse:
+    """The home page's list of open tables, alone: the home page polls it (htmx) to keep it live."""
+    return _render(request, "open_tables.html", open_tables=await _open_tables(request))
 
 
 def _options_from_form(game: games.Game, form: Any) -> dict[str, Any]:
@@ -164,6 +180,17 @@ def _bots_from_form(form: Any, players: int, demo: bool) -> dict[str, str] | Non
     return chosen
 
 
+def _table_options_from_form(form: Any) -> dict[str, Any]:
+    """The table's own settings of the create form (the service checks their ranges): spectators allowed
+    ("no": not), their delay in actions, private (a checkbox), the turn timer in minutes ("": none).
+    ValueError: a number that is not one."""
+    minutes = str(form.get("turn_minutes") or "").strip()
+    return {"turn_timer": int(minutes) * 60 if minutes else None,
+            "spectators_allowed": form.get("spectators") != "no",
+            "spectator_delay": int(str(form.get("spectator_delay") or "0").strip() or "0"),
+            "private": form.get("private") == "yes"}
+
+
 @router.post("/tables/new")
 async def new_table(request: Request) -> Response:
     form = await request.form()
@@ -180,10 +207,17 @@ async def new_table(request: Request) -> Response:
     seat_bots = _bots_from_form(form, players, demo) if game.min_players <= players <= game.max_players else {}
     if seat_bots is None:
         return _message(request, 400, "A bot is novice or strong.", "Un bot est débutant ou fort.")
+    try:
+        table_options = _table_options_from_form(form)
+    except ValueError:
+        return _message(request, 400, "The turn timer and the spectator delay are whole numbers.",
+                        "Le minuteur et le retard des spectateurs sont des nombres entiers.")
+    if demo:
+        table_options["spectators_allowed"] = True  # its creator watches it
     await rate_limits(request).table_created(request)
     try:
         snap = await _service(request).create(slug, players, _options_from_form(game, form),
-                                              bots=seat_bots or None)
+                                              bots=seat_bots or None, **table_options)
     except ServiceError as e:
         return _problem(request, e)
     if demo:  # a table of bots only: it starts at once, and its creator watches it
@@ -224,7 +258,14 @@ async def join_page(request: Request, table_id: str, key: str = "") -> Response:
     game = _served(request).get(summary["game"])
     return _render(request, "join.html", table=summary, key=key, game=_game_card(summary["game"], game),
                    invite_url=f"{base}/t/{table_id}/join?key={snap.invite_key}",
-                   spectator_url=f"{base}/t/{table_id}/watch?key={snap.spectator_key}")
+                   spectator_url=_spectator_url(base, snap))
+
+
+def _spectator_url(base: str, snap: Any) -> str | None:
+    """The table's spectator link; None when it allows no spectators (then no such link exists)."""
+    if not snap.spectators_allowed:
+        return None
+    return f"{base}/t/{snap.id}/watch?key={quote(snap.spectator_key)}"
 
 
 @router.post("/t/{table_id}/join")
@@ -277,7 +318,7 @@ async def table_links(request_base: str, service: TablesService, table_id: str, 
     return {
         "seat": f"{request_base}/t/{table_id}/seat/{credential}" if seated else None,
         "invite": f"{request_base}/t/{table_id}/join?key={snap.invite_key}" if seated else None,
-        "spectator": f"{request_base}/t/{table_id}/watch?key={snap.spectator_key}",
+        "spectator": _spectator_url(request_base, snap),
         "spectate_key": None if seated else credential,
     }
 
@@ -286,12 +327,12 @@ async def _table_page(request: Request, table_id: str, credential: str | None, s
     service = _service(request)
     try:
         summary = await service.summary(table_id)
-        if not credential:
-            return _message(request, 403, "Open your personal seat link, the invite link or the spectator link.",
-                            "Ouvrez votre lien de place, le lien d'invitation ou le lien spectateur.")
+        if not credential and not spectator:
+            return await _open_page(request, table_id, summary)
         ident = await service.identify(table_id, credential)
         version, view = await service.view(table_id, credential)
         links = await table_links(base_url(request), service, table_id, credential, ident.seat is not None)
+        chat = await request.app.state.chat.state(table_id, ident.seat)
     except ServiceError as e:
         return _problem(request, e)
     if spectator and ident.seat is not None:  # a seat token in a spectator link: open the seat
@@ -304,13 +345,54 @@ async def _table_page(request: Request, table_id: str, credential: str | None, s
                       "spectators": summary["spectators"]},
                      links, flash=unquote(flash) if flash else None, title_en=game.title_en, title_fr=game.title_fr)
     ctx = context(page)
-    ws_url = f"/ws/tables/{table_id}/html?since={version}"
+    ws_url = f"/ws/tables/{table_id}/html?since={version}&chat={chat_digest(chat_html(chat, lang))}"
     if ident.seat is None:
         ws_url += f"&spectate={quote(credential)}"
-    response = _render(request, "table.html", ws_url=ws_url, summary=summary, **ctx)
+    response = _render(request, "table.html", ws_url=ws_url, summary=summary, chat=chat, chat_max=CHAT_TEXT_MAX,
+                       spectate_key=links["spectate_key"], **ctx)
     if flash:
         response.delete_cookie(FLASH_COOKIE, path="/")
     return response
+
+
+async def _open_page(request: Request, table_id: str, summary: dict[str, Any]) -> Response:
+    """A plain table link without a seat: a public table offers to watch it (when it allows spectators) and
+    to join it (while a seat is free); a private one only says whose links open it."""
+    snap = await _service(request).current(table_id)
+    free = summary["status"] == "lobby" and any(not s["taken"] for s in summary["seats"])
+    return _render(request, "table/open.html", table=summary,
+                   watch_url=None if snap.private else _spectator_url("", snap),
+                   join_url=f"/t/{table_id}/join?key={snap.invite_key}" if free and not snap.private else None)
+
+
+# -------------------------------------------------------------------------------------------- chat
+
+@router.post("/t/{table_id}/chat")
+async def chat_form(request: Request, table_id: str) -> Response:
+    """A chat message from the table page. Without JavaScript: back to the table, or the refusal (4xx).
+    With htmx: the form again, emptied or with the refusal; the socket brings the message to every page."""
+    form = await request.form()
+    key = str(form.get("key") or "")
+    text, name = form.get("text"), form.get("name")
+    credential = key or request.cookies.get(seat_cookie(table_id))
+    lang = lang_of(request)
+    error = None
+    try:
+        await request.app.state.chat.post(table_id, credential, text, name, client=client_of(request))
+    except RateLimited as e:
+        if not _is_htmx(request):
+            raise
+        error = e.fr if lang == "fr" else e.en
+    except ServiceError as e:
+        if not _is_htmx(request):
+            return _problem(request, e)
+        error = clip_echo(service_message(e.message, lang))
+    if _is_htmx(request):
+        return _render(request, "table/chat_form.html", table_id=table_id, spectate_key=key or None,
+                       chat_max=CHAT_TEXT_MAX, chat_error=error, chat_name=name if isinstance(name, str) else None,
+                       chat_text=text if error and isinstance(text, str) else None)
+    back = f"/t/{table_id}/watch?key={quote(key)}" if key else f"/t/{table_id}"
+    return RedirectResponse(back, status_code=303)
 
 
 @router.post("/t/{table_id}/act")
@@ -519,6 +601,52 @@ async def admin_remove(request: Request, table_id: str, seat: int) -> Response:
             who, "remove", table_id, f"seat {seat} given to the {level} bot"))
 
     return await _admin_act(request, "remove", remove)
+
+
+@router.get("/admin/tables/{table_id}/chat", response_class=HTMLResponse)
+async def admin_chat(request: Request, table_id: str) -> Response:
+    """A table's chat for moderation: both channels (deleted messages marked) and who is muted."""
+    who = _admin(request)
+    if isinstance(who, Response):
+        return who
+    try:
+        summary = await _service(request).summary(table_id)
+        chat = await request.app.state.chat.moderation(table_id)
+    except ServiceError as e:
+        return _problem(request, e)
+    return _render(request, "admin_chat.html", table=summary, chat=chat)
+
+
+@router.post("/admin/tables/{table_id}/chat/{message_id}/delete")
+async def admin_chat_delete(request: Request, table_id: str, message_id: int) -> Response:
+    """Hides a chat message from every reader (it stays stored)."""
+    async def delete(who: str) -> Response:
+        await request.app.state.chat.delete(table_id, message_id, Audit(
+            who, "chat-delete", table_id, f"chat message {message_id} deleted"))
+        return RedirectResponse(f"/admin/tables/{table_id}/chat", status_code=303)
+
+    return await _admin_act(request, "chat-delete", delete)
+
+
+@router.post("/admin/tables/{table_id}/chat/mute")
+async def admin_chat_mute(request: Request, table_id: str) -> Response:
+    """Mutes (or lets speak again) a seat (`seat`: its number) or the spectators' chat (`seat`: "spectators");
+    `muted`: "yes" or "no"."""
+    form = await request.form()
+    raw, muted = str(form.get("seat", "")), form.get("muted") == "yes"
+    if raw != "spectators" and not raw.isdigit():
+        return _message(request, 400, "Choose a seat or the spectators.", "Choisissez une place ou les spectateurs.")
+    seat = None if raw == "spectators" else int(raw)
+    whom = "the spectators' chat" if seat is None else f"seat {seat}"
+
+    action = "chat-mute" if muted else "chat-unmute"
+
+    async def mute(who: str) -> Response:
+        await request.app.state.chat.mute(table_id, seat, muted, Audit(
+            who, action, table_id, f"{whom} {'muted' if muted else 'may speak again'}"))
+        return RedirectResponse(f"/admin/tables/{table_id}/chat", status_code=303)
+
+    return await _admin_act(request, action, mute)
 
 
 @router.post("/admin/cleanup")

@@ -106,7 +106,7 @@ async def table_html_socket(ws: WebSocket, table_id: str) -> None:
         ws, table_id, ident.seat, ident.token_hash, lang=pick_lang(ws.cookies, ws.headers, params.get("lang")),
         game=game, links=links, title=(game.title_en, game.title_fr),
         presence={"connected": [s["number"] for s in summary["seats"] if s["connected"]],
-                  "spectators": summary["spectators"]})
+                  "spectators": summary["spectators"]}, chat_seen=params.get("chat"))
     try:
         # The page shows `since`: when nothing changed since, the hub says "synced" and nothing is sent;
         # otherwise (a reconnect after a gap) the whole body comes again.

@@ -25,6 +25,7 @@ public table facts (seat names, status); the state itself never reaches a client
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hmac
 import json
 import logging
@@ -39,7 +40,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any, Awaitable, Callable, Mapping, Sequence
 
 import orjson
-from sqlalchemy import bindparam, delete, func, insert, select, text, update
+from sqlalchemy import bindparam, delete, false, func, insert, select, text, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from games.core import Game, IllegalAction
@@ -58,6 +59,7 @@ log = logging.getLogger("tabula.tables")
 TABLE_ID_BYTES = 12  # table ids: 96 bits, unguessable enough for a URL
 NAME_MAX = 40
 ACTION_MAX_BYTES = 16_384
+MAX_SPECTATOR_DELAY = 50  # actions: enough to hide a few rounds, short enough to replay on every move
 CACHE_TABLES = 1024  # tables in play held by the snapshot cache (see SnapshotCache)
 LIVE = (LOBBY, PLAYING)  # the statuses of a table that can still change
 
@@ -117,6 +119,11 @@ class Snapshot:
     seat_takeovers: tuple[bool, ...] = ()
     turn_timer: int | None = None
     deadline: str | None = None
+    # Who may watch (without spectators the spectator key opens nothing), how many versions behind the game
+    # spectators see it (`spectator_snapshot`), and whether the open tables list it.
+    spectators_allowed: bool = True
+    spectator_delay: int = 0
+    private: bool = False
     views: dict[int | None, dict[str, Any]] = field(default_factory=dict)
 
 
@@ -241,7 +248,7 @@ _SQLITE_LOG_SQL = text(
 _VERSION_SQL = text("SELECT version FROM tables WHERE id = :id")
 _TABLE_SQL = text(
     "SELECT id, game, players, options, status, version, state, invite_key, spectator_key, turn_timer,"
-    " deadline_at FROM tables WHERE id = :id"
+    " deadline_at, spectators_allowed, spectator_delay, private FROM tables WHERE id = :id"
 )
 _SEATS_SQL = text(
     "SELECT number, name, token_hash, bot_level, bot_takeover FROM seats WHERE table_id = :id ORDER BY number"
@@ -282,6 +289,7 @@ class TablesService:
         # Postgres: statements of the hot path run outside explicit transactions (each is atomic).
         self.autocommit = engine.execution_options(isolation_level="AUTOCOMMIT") if is_postgres else engine
         self.cache = SnapshotCache()
+        self._delayed: OrderedDict[str, Snapshot] = OrderedDict()  # the spectators' snapshot of delayed tables
         # One lock per table while someone holds or waits for it (weak: it goes with its last user).
         self._table_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._write_lock = asyncio.Lock()  # SQLite: one writer per process
@@ -347,6 +355,8 @@ class TablesService:
             invite_key=row.invite_key, spectator_key=row.spectator_key,
             seat_bots=tuple(s.bot_level for s in seats), seat_takeovers=tuple(bool(s.bot_takeover) for s in seats),
             turn_timer=row.turn_timer, deadline=_iso(row.deadline_at),
+            spectators_allowed=bool(row.spectators_allowed), spectator_delay=row.spectator_delay,
+            private=bool(row.private),
         )
         return self.cache.put(snap)
 
@@ -379,6 +389,8 @@ class TablesService:
         if not well_formed(credential):
             raise Forbidden("That seat token or spectator key is not valid for this table.")
         if same_secret(credential, snap.spectator_key):
+            if not snap.spectators_allowed:
+                raise Forbidden("This table does not allow spectators.")
             return Identity(table_id, None, None)
         digest = hash_token(credential)
         number = _seat_of(snap, digest)
@@ -389,9 +401,11 @@ class TablesService:
     # ------------------------------------------------------------------------------------ lifecycle
 
     async def create(self, game_slug: str, players: int, options: dict[str, Any] | None = None,
-                     turn_timer: int | None = None, bots: Any = None) -> Snapshot:
+                     turn_timer: int | None = None, bots: Any = None, *, spectators_allowed: bool = True,
+                     spectator_delay: int = 0, private: bool = False) -> Snapshot:
         """A new table. `bots` gives seats to bots ({"1": "strong"} or one level or None per seat); a table
-        of bots only starts at once (a demo table). `turn_timer`: seconds per decision (None: no timer)."""
+        of bots only starts at once (a demo table). `turn_timer`: seconds per decision (None: no timer).
+        `spectators_allowed`, `spectator_delay` (versions behind the game), `private` (never listed)."""
         game = self.games.get(game_slug)
         if game is None:
             raise BadRequest(f"There is no game {game_slug!r} here.")
@@ -405,6 +419,9 @@ class TablesService:
         if turn_timer is not None and (not isinstance(turn_timer, int) or isinstance(turn_timer, bool)
                                        or not 1 <= turn_timer <= MAX_TURN_SECONDS):
             raise BadRequest("A turn timer is between one second and one day.")
+        if not isinstance(spectator_delay, int) or isinstance(spectator_delay, bool) \
+                or not 0 <= spectator_delay <= MAX_SPECTATOR_DELAY:
+            raise BadRequest(f"A spectator delay is between 0 and {MAX_SPECTATOR_DELAY} actions.")
         levels = seat_levels(bots, players)
         names = bot_names(levels)
         table_id = secrets.token_urlsafe(TABLE_ID_BYTES)
@@ -418,7 +435,8 @@ class TablesService:
                 status=LOBBY if state is None else PLAYING, version=0, rules_version=game.rules_version,
                 state=None if state is None else game.encode(state), invite_key=secrets.token_urlsafe(KEY_BYTES),
                 spectator_key=secrets.token_urlsafe(KEY_BYTES), spectators=0, turn_timer=turn_timer,
-                created_at=at, updated_at=at, started_at=None if state is None else at))
+                created_at=at, updated_at=at, started_at=None if state is None else at,
+                spectators_allowed=bool(spectators_allowed), spectator_delay=spectator_delay, private=bool(private)))
             await conn.execute(insert(SEATS), [
                 {"table_id": table_id, "number": n, "name": names[n], "connected": False,
                  "token_hash": hidden_token_hash() if levels[n] else None, "joined_at": at if levels[n] else None,
@@ -604,6 +622,7 @@ class TablesService:
             version=params["new"], state=new_state, seat_names=snap.seat_names, seat_hashes=snap.seat_hashes,
             invite_key=snap.invite_key, spectator_key=snap.spectator_key, seat_bots=snap.seat_bots,
             seat_takeovers=snap.seat_takeovers, turn_timer=snap.turn_timer, deadline=_iso(deadline),
+            spectators_allowed=snap.spectators_allowed, spectator_delay=snap.spectator_delay, private=snap.private,
         )
         self.timings.add("engine", time.perf_counter() - started)
         return new_snap, params
@@ -653,8 +672,43 @@ class TablesService:
 
     async def view(self, table_id: str, credential: str | None) -> tuple[int, dict[str, Any]]:
         ident = await self.identify(table_id, credential)
-        snap = await self.current(table_id)
+        snap = await self.seen_by(await self.current(table_id), ident.seat)
         return snap.version, self.client_view(snap, ident.seat)
+
+    async def seen_by(self, snap: Snapshot, seat: int | None) -> Snapshot:
+        """The table as `seat` may see it: the current snapshot for a seat, the delayed one for spectators."""
+        return snap if seat is not None else await self.spectator_snapshot(snap)
+
+    async def spectator_snapshot(self, snap: Snapshot) -> Snapshot:
+        """The table as its spectators see it: `spectator_delay` versions behind while the game is played
+        (the whole game once it is over). Rebuilt from the stored action log, never from a copy kept in
+        memory: every server process then shows spectators the same thing, a restart loses nothing, and no
+        new state is stored. The replay goes on from the last delayed snapshot of the table (a bounded
+        cache), so each new version costs the few actions since, not the whole game."""
+        if snap.spectator_delay <= 0 or snap.status != PLAYING:
+            return snap
+        target = max(0, snap.version - snap.spectator_delay)
+        held = self._delayed.get(snap.id)
+        if held is not None and held.version == target:
+            return held
+        game = self.game(snap.game)
+        if held is not None and held.version < target and held.state is not None:
+            state, after = held.state, held.version
+        else:
+            state, after = game.setup(snap.players, await self.seed(snap.id), snap.options), -1
+        async with self.autocommit.connect() as conn:
+            rows = (await conn.execute(select(ACTIONS.c.seat, ACTIONS.c.action).where(
+                ACTIONS.c.table_id == snap.id, ACTIONS.c.version > after, ACTIONS.c.version <= target)
+                .order_by(ACTIONS.c.version))).all()
+        for row in rows:
+            state = game.apply(state, row.seat, json.loads(row.action))
+        state = game.decode(game.encode(state))  # the canonical form, as every snapshot holds it
+        delayed = dataclasses.replace(snap, version=target, state=state, deadline=None, views={})
+        self._delayed[snap.id] = delayed
+        self._delayed.move_to_end(snap.id)
+        while len(self._delayed) > CACHE_TABLES:
+            self._delayed.popitem(last=False)
+        return delayed
 
     async def summary(self, table_id: str) -> dict[str, Any]:
         """Public facts about a table (anyone with its id may read them)."""
@@ -662,7 +716,8 @@ class TablesService:
             row = (await conn.execute(select(
                 TABLES.c.id, TABLES.c.game, TABLES.c.players, TABLES.c.options, TABLES.c.status, TABLES.c.version,
                 TABLES.c.spectators, TABLES.c.turn_timer, TABLES.c.deadline_at, TABLES.c.created_at,
-                TABLES.c.started_at, TABLES.c.finished_at).where(TABLES.c.id == table_id))).first()
+                TABLES.c.started_at, TABLES.c.finished_at, TABLES.c.spectators_allowed, TABLES.c.spectator_delay,
+                TABLES.c.private).where(TABLES.c.id == table_id))).first()
             if row is None:
                 raise NotFound("There is no such table.")
             seats = (await conn.execute(select(
@@ -687,6 +742,9 @@ class TablesService:
             "created_at": _iso(row.created_at),
             "started_at": _iso(row.started_at),
             "finished_at": _iso(row.finished_at),
+            "spectators_allowed": bool(row.spectators_allowed),
+            "spectator_delay": row.spectator_delay,
+            "private": bool(row.private),
         }
 
     async def log(self, table_id: str, credential: str | None) -> dict[str, Any]:
@@ -694,7 +752,7 @@ class TablesService:
         actions; once the game is over, every action with its seat and the seed (a full replay)."""
         ident = await self.identify(table_id, credential)
         snap = await self.current(table_id)
-        view = self.client_view(snap, ident.seat)
+        view = self.client_view(await self.seen_by(snap, ident.seat), ident.seat)
         over = snap.status == FINISHED  # an abandoned game keeps its secrets
         actions = select(ACTIONS.c.version, ACTIONS.c.seat, ACTIONS.c.action, ACTIONS.c.created_at) \
             .where(ACTIONS.c.table_id == table_id).order_by(ACTIONS.c.version)
@@ -763,6 +821,24 @@ class TablesService:
                 seats[s.table_id].append({"number": s.number, "name": s.name, "connected": bool(s.connected),
                                           "bot": s.bot_level, "takeover": bool(s.bot_takeover)})
         return seats
+
+    async def open_tables(self, limit: int = 100) -> list[dict[str, Any]]:
+        """The tables anyone may find, newest activity first: the public tables that allow spectators, waiting
+        for players or in play. A private table is never among them, nor a table without spectators. Public
+        facts only, with the turn number of a game in play (1 + the actions played so far)."""
+        turns = (select(func.count()).where(ACTIONS.c.table_id == TABLES.c.id)
+                 .correlate(TABLES).scalar_subquery().label("turns"))
+        async with self.autocommit.connect() as conn:
+            rows = (await conn.execute(select(
+                TABLES.c.id, TABLES.c.game, TABLES.c.players, TABLES.c.status, TABLES.c.spectators,
+                TABLES.c.spectators_allowed, TABLES.c.spectator_delay, turns)
+                .where(TABLES.c.private == false(), TABLES.c.spectators_allowed, TABLES.c.status.in_(LIVE))
+                .order_by(TABLES.c.updated_at.desc(), TABLES.c.id).limit(limit))).all()
+            seats = await self._seats_of(conn, [r.id for r in rows])
+        return [{"id": r.id, "game": r.game, "players": r.players, "status": r.status, "spectators": r.spectators,
+                 "spectators_allowed": bool(r.spectators_allowed), "spectator_delay": r.spectator_delay,
+                 "turn": r.turns + 1 if r.status == PLAYING else 0, "seats": seats[r.id], "free": sum(s["name"] is None for s in seats[r.id])}
+                for r in rows if self.games.get(r.game) is not None]
 
     async def count_by_status(self) -> dict[str, int]:
         """How many tables have each status (for the server's figures)."""

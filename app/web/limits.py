@@ -35,6 +35,8 @@ TOO_MANY_ACTIONS = ("Too many actions in a short time: wait a moment.",
                     "Trop d'actions en peu de temps : attendez un instant.")
 TOO_MANY_LOGINS = ("Too many login attempts: wait before trying again.",
                    "Trop de tentatives de connexion : attendez avant de réessayer.")
+TOO_MANY_MESSAGES = ("Too many chat messages in a short time: wait a few seconds.",
+                     "Trop de messages en peu de temps : attendez quelques secondes.")
 TOO_MANY_SOCKETS = ("Too many live connections from your address: close some pages.",
                     "Trop de connexions en direct depuis votre adresse : fermez quelques pages.")
 
@@ -53,13 +55,15 @@ class RateLimits:
         self.tables = parse(settings.limit_tables)
         self.actions = parse(settings.limit_actions)
         self.logins = parse(settings.limit_logins)
+        self.chat = parse(settings.limit_chat)
         self.max_sockets = settings.max_sockets
         self._window = MovingWindowRateLimiter(MemoryStorage())
         self._sockets: Counter[str] = Counter()
 
-    async def hit(self, item: RateLimitItem, key: str, words: tuple[str, str]) -> None:
-        """Counts one more of `item` for `key`; RateLimited when that is one too many."""
-        if not self.enabled or await self._window.hit(item, key):
+    async def hit(self, item: RateLimitItem, key: str, words: tuple[str, str], always: bool = False) -> None:
+        """Counts one more of `item` for `key`; RateLimited when that is one too many. `always`: a rule of
+        the site rather than a protection of the server, counted even when the limits are off."""
+        if not (self.enabled or always) or await self._window.hit(item, key):
             return
         stats = await self._window.get_window_stats(item, key)
         raise RateLimited(max(1, math.ceil(stats.reset_time - time.time())), *words)
@@ -70,6 +74,10 @@ class RateLimits:
     async def action(self, table_id: str, token_hash: str) -> None:
         """One action of a seat (known by its token's hash), by any road: API, page form or websocket."""
         await self.hit(self.actions, f"{table_id}:{token_hash}", TOO_MANY_ACTIONS)
+
+    async def chat_message(self, table_id: str, sender: str) -> None:
+        """One chat message of a sender (a seat, or a spectator's address) at a table."""
+        await self.hit(self.chat, f"chat:{table_id}:{sender}", TOO_MANY_MESSAGES, always=True)
 
     async def login_attempt(self, conn: HTTPConnection) -> None:
         await self.hit(self.logins, client_of(conn), TOO_MANY_LOGINS)

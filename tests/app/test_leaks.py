@@ -57,13 +57,19 @@ def copy_with_state(live, table_id: str, state_text: str, seat_names: list[str])
             conn.execute(text("INSERT INTO seats (table_id, number, name, token_hash, connected, bot_takeover)"
                               " VALUES (:t, :n, :name, :h, false, false)"),
                          {"t": new_id, "n": n, "name": name, "h": hash_token(tokens[n])})
+        conn.execute(text(
+            "INSERT INTO chat_messages (table_id, channel, seat, name, text, version, deleted, created_at)"
+            " SELECT :new, channel, seat, name, text, version, deleted, created_at FROM chat_messages"
+            " WHERE table_id = :id ORDER BY id"), {"new": new_id, "id": table_id})
     return new_id, tokens, spectate
 
 
 async def wire_bytes(live, http, table_id: str, credential: str, version: int) -> list[str]:
-    """What one caller receives for a table: the HTTP view, the 409 body of a stale action, the first
-    websocket message."""
+    """What one caller receives for a table: the HTTP view, the 409 body of a stale action, the chat (its
+    message ids are row numbers, which a copy cannot keep), the first websocket message."""
     out = [(await http.get(f"/api/tables/{table_id}/view", headers=bearer(credential))).text]
+    chat = (await http.get(f"/api/tables/{table_id}/chat", headers=bearer(credential))).json()
+    out.append(json.dumps({**chat, "messages": [{**m, "id": None} for m in chat["messages"]]}))
     r = await http.post(f"/api/tables/{table_id}/actions", headers=bearer(credential),
                         json={"version": version + 1000, "action": {"type": "x"}})
     out.append(f"{r.status_code} {r.text}")
@@ -91,11 +97,17 @@ async def test_no_leak_over_the_wire(live_pg, slug, players):
         version, played = players, 0  # one version per join
         seed = live.row(table.id)["table"]["seed"]
         resampled = 0
+        chats: dict[int | None, list[dict]] = {s: [] for s in credentials}  # what each one wrote
         while played < MAX_ACTIONS:
             state = game.decode(live.row(table.id)["table"]["state"])
             if game.finished(state):
                 break
             if played in SAMPLES:
+                for seat, credential in credentials.items():  # the chat during play, from every seat
+                    r = await http.post(f"/api/tables/{table.id}/chat", headers=bearer(credential),
+                                        json={"text": f"{seat} at {version}", "name": "Titus"})
+                    assert r.status_code == 201, r.text
+                    chats[seat].append(r.json())
                 for seat, credential in credentials.items():
                     original = await wire_bytes(live, http, table.id, credential, version)
                     other = game.resample(state, seat, seed=played * 7 + 3)
@@ -133,6 +145,11 @@ async def test_no_leak_over_the_wire(live_pg, slug, players):
             msg = json.loads(raw)
             if msg["type"] in ("presence", "ping", "pong", "ack"):
                 assert set(msg) <= {"type", "connected", "spectators", "version", "id"}
+                continue
+            if msg["type"] == "chat":  # a seat reads the players' chat; the spectator both
+                readable = [m for s, written in chats.items() for m in written if seat is None or s is not None]
+                assert all(m in readable for m in msg["messages"]) and set(msg) == {"type", "channel", "muted",
+                                                                                    "messages"}
                 continue
             if msg["type"] == "full":
                 expected = game.view(states[msg["version"]], seat)

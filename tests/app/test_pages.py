@@ -58,7 +58,10 @@ async def test_invite_seat_link_spectator_and_form_actions(live):
     # A wrong seat link is refused; the spectator link shows the table with no control.
     async with httpx.AsyncClient(base_url=live.base) as other:
         assert (await other.get(f"/t/{table.id}/seat/not-a-token")).status_code == 403
-        assert (await other.get(f"/t/{table.id}")).status_code == 403
+        # Without a seat, the plain table link is the open table's page: watch it, no control.
+        open_page = await other.get(f"/t/{table.id}")
+        assert open_page.status_code == 200 and 'id="open-watch"' in open_page.text
+        assert 'name="action"' not in open_page.text and 'id="open-join"' not in open_page.text
         watch = await other.get(f"/t/{table.id}/watch", params={"key": table.spectate})
         assert watch.status_code == 200 and "You are watching" in watch.text
         assert 'name="action"' not in watch.text

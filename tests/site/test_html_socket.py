@@ -178,3 +178,21 @@ async def test_a_reconnection_after_a_gap_gets_every_region_and_a_bad_credential
         with pytest.raises(websockets.ConnectionClosed) as closed:
             await receive(ws)
         assert closed.value.rcvd.code == 4403
+
+
+@pytest.mark.asyncio
+async def test_a_page_whose_seat_is_given_up_gets_the_sentence_as_the_flash_region(tmp_path):
+    from .live_page import InProcessSite, Viewer, settle
+
+    async with InProcessSite(tmp_path) as site:
+        body = (await site.http.post("/api/tables", json={"game": "cesar_cleopatre", "players": 2})).json()
+        r = await site.http.post(f"/api/tables/{body['id']}/join", json={"invite": body["invite_key"], "name": "P0"})
+        viewer = Viewer(0, r.json()["token"])
+        await site.connect(body["id"], viewer)
+        await settle()  # the socket is attached
+        await site.http.post(f"/api/tables/{body['id']}/leave",
+                             headers={"Authorization": f"Bearer {viewer.credential}"})
+        await settle()
+        sent = viewer.socket.take()
+        assert sent and sent[-1].startswith('<div id="tb-flash"') and "This seat was given up." in sent[-1], sent
+        assert viewer.socket.closed == 4403
