@@ -103,11 +103,149 @@
     if (event.key === "Escape" && selected.length) { selected = []; applyPicks(); }
   });
 
+  // --------------------------------------------------------------------- confirm what cannot be taken back
+  // A form with data-confirm (or a select whose chosen option has it) is the engine's final move: the dialog
+  // #tb-ask says why and asks first; the post then says "confirmed", else the server asks again itself.
+  let asked = null; // {form, action}: the confirmed request under way
+
+  function confirmReason(form) {
+    const select = form.querySelector("select[name=action]");
+    if (select) {
+      const option = select.options[select.selectedIndex];
+      return option ? option.dataset.confirm || "" : "";
+    }
+    return form.dataset.confirm || "";
+  }
+
+  document.addEventListener("htmx:confirm", (event) => {
+    const form = event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("form.act");
+    const dialog = document.getElementById("tb-ask");
+    if (!form || !dialog) return;
+    const reason = confirmReason(form);
+    if (!reason) return;
+    event.preventDefault();
+    const button = form.querySelector("button[name=action]");
+    const select = form.querySelector("select[name=action]");
+    const action = button ? button.value : select.value;
+    const back = document.activeElement;
+    document.getElementById("tb-ask-reason").textContent = reason;
+    dialog.returnValue = "";
+    dialog.onclose = () => {
+      if (dialog.returnValue === "yes" && document.body.contains(form)) {
+        asked = {form: form, action: action};
+        event.detail.issueRequest(true);
+      } else if (back && back.focus) {
+        back.focus();
+      }
+    };
+    dialog.showModal();
+  });
+
+  document.addEventListener("click", (event) => {
+    const answer = event.target.closest("#tb-ask [data-ask]");
+    if (answer) document.getElementById("tb-ask").close(answer.dataset.ask);
+  });
+
   // ------------------------------------------------------------------------------- live table page
   function tableVersion() {
     const v = document.getElementById("tb-version");
     return v ? v.dataset.version : null;
   }
+
+  // ------------------------------------------------------------------ "your turn" reaches you
+  // Whenever the game starts waiting for this seat (its turn, or a window out of turn), the favicon shows a
+  // badge; the sound and the browser notification are the player's choice, kept by this browser.
+  const SETTINGS = "tabula.alerts";
+  let myTurn = null; // what the page showed last (null: not yet read)
+
+  function settings() {
+    try { return JSON.parse(localStorage.getItem(SETTINGS)) || {}; } catch (e) { return {}; }
+  }
+  function saveSettings(changes) {
+    try { localStorage.setItem(SETTINGS, JSON.stringify(Object.assign(settings(), changes))); } catch (e) { /* private mode */ }
+  }
+
+  function showFavicon(on) {
+    const icon = document.querySelector("link[rel=icon]");
+    if (icon) icon.href = on ? "/static/img/favicon-turn.svg" : "/static/img/favicon.svg";
+  }
+
+  function chime() {
+    const Audio = window.AudioContext || window.webkitAudioContext;
+    if (!Audio) return;
+    const audio = new Audio();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.setValueAtTime(0.2, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.6);
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.6);
+    tone.onended = () => audio.close();
+  }
+
+  function notify() {
+    const panel = document.getElementById("tb-alerts");
+    if (!panel || !("Notification" in window) || Notification.permission !== "granted") return;
+    const status = document.querySelector("#tb-status .status-text");
+    const note = new Notification(panel.dataset.notifyTitle, {body: status ? status.textContent.trim() : "",
+                                                               tag: "tabula-" + (document.getElementById("tb") || {}).dataset.table});
+    note.onclick = () => { window.focus(); note.close(); };
+  }
+
+  function turnChanged(now) {
+    showFavicon(now);
+    if (myTurn === false && now) {
+      const chosen = settings();
+      if (chosen.sound) chime();
+      if (chosen.notify && document.hidden) notify();
+    }
+    myTurn = now;
+  }
+
+  function showAlertSettings() {
+    const chosen = settings();
+    const sound = document.getElementById("tb-alert-sound");
+    if (sound) sound.checked = !!chosen.sound;
+    const button = document.getElementById("tb-alert-notify");
+    if (button) {
+      const on = !!chosen.notify && "Notification" in window && Notification.permission === "granted";
+      button.setAttribute("aria-pressed", on ? "true" : "false");
+      button.hidden = !("Notification" in window);
+    }
+  }
+
+  document.addEventListener("change", (event) => {
+    if (event.target.id === "tb-alert-sound") {
+      saveSettings({sound: event.target.checked});
+      if (event.target.checked) chime(); // what it will sound like
+    }
+  });
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest("#tb-alert-notify");
+    if (!button) return;
+    if (button.getAttribute("aria-pressed") === "true") { saveSettings({notify: false}); showAlertSettings(); return; }
+    Notification.requestPermission().then((permission) => {
+      saveSettings({notify: permission === "granted"});
+      const note = document.getElementById("tb-alert-note");
+      if (note) note.textContent = permission === "denied" ? document.getElementById("tb-alerts").dataset.denied : "";
+      showAlertSettings();
+    });
+  });
+
+  // ------------------------------------------------------------------------------- the turn timer
+  // The server renders the deadline; the time left is counted here, once a second.
+  function tick() {
+    document.querySelectorAll("[data-deadline]").forEach((el) => {
+      const left = Math.max(0, Math.round((Date.parse(el.dataset.deadline) - Date.now()) / 1000));
+      const out = el.querySelector(".countdown-left");
+      if (!out) return;
+      out.textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+      el.classList.toggle("urgent", left <= 15);
+    });
+  }
+  setInterval(tick, 1000);
 
   function afterUpdate() {
     const v = document.getElementById("tb-version");
@@ -115,7 +253,9 @@
       if (v.dataset.title) document.title = v.dataset.title;
       const root = document.getElementById("tb");
       if (root) root.classList.toggle("my-turn", v.dataset.myTurn === "1");
+      turnChanged(v.dataset.myTurn === "1");
     }
+    tick();
     applyPicks();
   }
 
@@ -125,6 +265,11 @@
     const version = tableVersion();
     if (version !== null && event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("#tb")) {
       event.detail.parameters["version"] = version;
+    }
+    if (asked && asked.form === event.detail.elt) {
+      event.detail.parameters["action"] = asked.action;
+      event.detail.parameters["confirmed"] = "yes";
+      asked = null;
     }
   });
 
@@ -172,5 +317,5 @@
   });
   document.addEventListener("htmx:wsOpen", () => { retries = 0; });
 
-  document.addEventListener("DOMContentLoaded", afterUpdate);
+  document.addEventListener("DOMContentLoaded", () => { showAlertSettings(); afterUpdate(); });
 })();

@@ -29,7 +29,7 @@ from ..pages.render import ENV, PageState, context
 from ..services import bots
 from ..services.credentials import same_admin_token, same_secret
 from ..services.errors import Illegal, ServiceError
-from ..services.tables import Audit, TablesService, hash_token
+from ..services.tables import Audit, TablesService, canonical_action, hash_token
 from ..web.bodies import parse_json
 from ..web.limits import client_of, rate_limits
 from ..web.security import ADMIN_SESSION_SECONDS, admin_session, admin_session_valid, clip_echo
@@ -332,20 +332,27 @@ async def act_form(request: Request, table_id: str) -> Response:
     token = request.cookies.get(seat_cookie(table_id))
     if token:
         await rate_limits(request).action(table_id, hash_token(token))
-    try:
-        await service.act(table_id, token, version, action)
-    except Illegal as e:  # the rules' refusal, in the reader's language (the game's own words)
-        message = service_message(e.message, lang)
-        if e.refusal is not None:
-            snap = await service.current(table_id)
-            code, args = e.refusal
-            message = service.game(snap.game).refusal_text(code, args, lang, list(snap.seat_names))
-    except ServiceError as e:
-        message = service_message(e.message, lang)
-        if e.status == 409 and "moved on" in e.message:
-            message = tr("The table moved on before your move arrived: look again and replay if you still can.",
-                         "La table a changé avant l'arrivée de votre coup : regardez et rejouez si c'est encore "
-                         "possible.")
+    reason = None if form.get("confirmed") == "yes" else await _final_reason(service, table_id, token, action, lang)
+    if reason is not None and not _is_htmx(request):  # without JavaScript: a page that asks, then posts again
+        return _render(request, "table/confirm.html", lang=lang, table_id=table_id, reason=reason,
+                       version=version, action=str(form.get("action", "")))
+    if reason is not None:  # the page's script asks before it posts: a post it did not ask about is refused
+        message = tr("Confirm first: ", "Confirmez d'abord : ") + reason
+    else:
+        try:
+            await service.act(table_id, token, version, action)
+        except Illegal as e:  # the rules' refusal, in the reader's language (the game's own words)
+            message = service_message(e.message, lang)
+            if e.refusal is not None:
+                snap = await service.current(table_id)
+                code, args = e.refusal
+                message = service.game(snap.game).refusal_text(code, args, lang, list(snap.seat_names))
+        except ServiceError as e:
+            message = service_message(e.message, lang)
+            if e.status == 409 and "moved on" in e.message:
+                message = tr("The table moved on before your move arrived: look again and replay if you still can.",
+                             "La table a changé avant l'arrivée de votre coup : regardez et rejouez si c'est encore "
+                             "possible.")
     if _is_htmx(request):
         html = ENV.get_template("table/flash.html").render({"flash": message, "tr": tr})
         return HTMLResponse(html)
@@ -353,6 +360,26 @@ async def act_form(request: Request, table_id: str) -> Response:
     if message:
         response.set_cookie(FLASH_COOKIE, quote(message), max_age=60, httponly=True, samesite="lax", path="/")
     return response
+
+
+async def _final_reason(service: TablesService, table_id: str, token: str | None, action: Any,
+                        lang: str) -> str | None:
+    """Why this action of the seat cannot be taken back, in words, when its view marks it so (`confirm`,
+    parallel to `legal_actions`); None when it needs no confirmation or is not one of its legal actions (the
+    service then refuses it in its own words)."""
+    if not isinstance(action, dict):
+        return None
+    try:
+        snap = await service.current(table_id)
+        _version, view = await service.view(table_id, token)
+    except ServiceError:
+        return None
+    gview = view.get("game") or {}
+    wanted = canonical_action(action)
+    for legal, code in zip(gview.get("legal_actions", []), gview.get("confirm") or []):
+        if code and canonical_action(legal) == wanted:
+            return service.game(snap.game).confirmation_text(code, {}, lang, list(snap.seat_names))
+    return None
 
 
 @router.post("/t/{table_id}/leave")
