@@ -234,15 +234,24 @@
     });
   });
 
-  // ------------------------------------------------------------------------------- the turn timer
-  // The server renders the deadline; the time left is counted here, once a second.
+  // ------------------------------------------------------------------ the clock: timer and presence
+  // The server renders times (the turn's deadline, since when a player is away); what they mean now is
+  // counted here once a second, into the empty [data-ticker] next to them (the server's words stay for
+  // pages without script).
+  function minutes(seconds) {
+    return Math.floor(seconds / 60) + ":" + String(seconds % 60).padStart(2, "0");
+  }
   function tick() {
     document.querySelectorAll("[data-deadline]").forEach((el) => {
       const left = Math.max(0, Math.round((Date.parse(el.dataset.deadline) - Date.now()) / 1000));
-      const out = el.querySelector(".countdown-left");
-      if (!out) return;
-      out.textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+      const out = el.querySelector("[data-ticker]");
+      if (out) out.textContent = minutes(left);
       el.classList.toggle("urgent", left <= 15);
+    });
+    document.querySelectorAll("[data-since]").forEach((el) => {
+      const out = el.querySelector("[data-ticker]");
+      const spent = Math.max(0, Math.round((Date.now() - Date.parse(el.dataset.since)) / 1000));
+      if (out) out.textContent = minutes(spent);
     });
   }
   setInterval(tick, 1000);
@@ -296,9 +305,19 @@
   document.addEventListener("htmx:afterSwap", afterUpdate);
   document.addEventListener("htmx:oobAfterSwap", () => {});
 
-  document.addEventListener("htmx:wsOpen", () => {
+  // Presence: the server hears when this tab is hidden and shown again (a seat whose every tab is hidden is
+  // away); a new socket starts as shown.
+  let socket = null;
+  function tellVisibility() {
+    if (socket) socket.send(JSON.stringify({type: document.hidden ? "away" : "back"}));
+  }
+  document.addEventListener("visibilitychange", tellVisibility);
+
+  document.addEventListener("htmx:wsOpen", (event) => {
     const conn = document.getElementById("tb-conn");
     if (conn) conn.hidden = true;
+    socket = event.detail.socketWrapper;
+    if (document.hidden) tellVisibility();
   });
 
   let retries = 0;

@@ -298,10 +298,8 @@ async def _table_page(request: Request, table_id: str, credential: str | None, s
     lang = lang_of(request)
     game = service.game(summary["game"])
     flash = request.cookies.get(FLASH_COOKIE)
-    page = PageState(view, version, lang, game,
-                     {"connected": [s["number"] for s in summary["seats"] if s["connected"]],
-                      "spectators": summary["spectators"]},
-                     links, flash=unquote(flash) if flash else None, title_en=game.title_en, title_fr=game.title_fr)
+    page = PageState(view, version, lang, game, summary["presence"], links, flash=unquote(flash) if flash else None,
+                     title_en=game.title_en, title_fr=game.title_fr)
     ctx = context(page)
     ws_url = f"/ws/tables/{table_id}/html?since={version}"
     if ident.seat is None:
@@ -417,6 +415,25 @@ async def leave_game_form(request: Request, table_id: str) -> Response:
         return response
     message = tr("A bot plays your seat now. Open your personal link to take it back.",
                  "Un bot joue votre place. Ouvrez votre lien personnel pour la reprendre.")
+    response.set_cookie(FLASH_COOKIE, quote(message), max_age=60, httponly=True, samesite="lax", path="/")
+    return response
+
+
+@router.post("/t/{table_id}/seats/{seat}/bot")
+async def absent_seat_form(request: Request, table_id: str, seat: int) -> Response:
+    """Another player proposes that a bot plays the seat of a player disconnected on their turn for a while
+    (settings.absent_seconds); the player takes it back through their personal link."""
+    lang = lang_of(request)
+    tr = translator(lang)
+    settings = request.app.state.settings
+    try:
+        await bots.take_absent_seat(_service(request), table_id, request.cookies.get(seat_cookie(table_id)), seat,
+                                    settings.takeover_level, settings.absent_seconds)
+    except ServiceError as e:
+        return _problem(request, e)
+    response = RedirectResponse(f"/t/{table_id}", status_code=303)
+    message = tr("A bot plays that seat now, until its player comes back through their personal link.",
+                 "Un bot joue cette place, jusqu'au retour de son joueur par son lien personnel.")
     response.set_cookie(FLASH_COOKIE, quote(message), max_age=60, httponly=True, samesite="lax", path="/")
     return response
 

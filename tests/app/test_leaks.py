@@ -132,7 +132,7 @@ async def test_no_leak_over_the_wire(live_pg, slug, players):
         for raw in sock.raw:
             msg = json.loads(raw)
             if msg["type"] in ("presence", "ping", "pong", "ack"):
-                assert set(msg) <= {"type", "connected", "spectators", "version", "id"}
+                assert set(msg) <= {"type", "connected", "away", "since", "spectators", "version", "id"}
                 continue
             if msg["type"] == "full":
                 expected = game.view(states[msg["version"]], seat)

@@ -120,11 +120,12 @@ def wait_version(page, version: int, timeout: float = 15_000) -> tuple[int, bool
 
 # The live page's parts the socket keeps fresh, and the same page fetched afresh (by the page itself: same
 # cookies, same language) and parsed by the browser; what the page's script adds for the reader's own clicks
-# (the selection of a card or dice, htmx's transient classes) is left out of both.
+# (the selection of a card or dice, htmx's transient classes, what its clock counts) is left out of both.
 LIVE_AND_RELOADED_JS = """async () => {
   const strip = (root) => {
     root.querySelectorAll('[id^="pk-"]').forEach((e) => e.removeAttribute('id'));
     root.querySelectorAll('[data-pick-hint]').forEach((e) => { e.textContent = e.dataset.hintNone; });
+    root.querySelectorAll('[data-ticker]').forEach((e) => { e.textContent = ''; });  // the page's clock
     [root, ...root.querySelectorAll('*')].forEach((e) => {
       e.removeAttribute('aria-pressed');
       e.classList.remove('picked', 'shown', 'htmx-settling', 'htmx-swapping', 'htmx-added', 'htmx-request');
