@@ -335,22 +335,22 @@ async def act_form(request: Request, table_id: str) -> Response:
         return _render(request, "table/confirm.html", lang=lang, table_id=table_id, reason=reason,
                        version=version, action=str(form.get("action", "")))
     if reason is not None:  # the page's script asks before it posts: a post it did not ask about is refused
-        message = tr("Confirm first: ", "Confirmez d'abord : ") + reason
-    else:
-        try:
-            await service.act(table_id, token, version, action)
-        except Illegal as e:  # the rules' refusal, in the reader's language (the game's own words)
-            message = service_message(e.message, lang)
-            if e.refusal is not None:
-                snap = await service.current(table_id)
-                code, args = e.refusal
-                message = service.game(snap.game).refusal_text(code, args, lang, list(snap.seat_names))
-        except ServiceError as e:
-            message = service_message(e.message, lang)
-            if e.status == 409 and "moved on" in e.message:
-                message = tr("The table moved on before your move arrived: look again and replay if you still can.",
-                             "La table a changé avant l'arrivée de votre coup : regardez et rejouez si c'est encore "
-                             "possible.")
+        return HTMLResponse(ENV.get_template("table/flash.html").render(
+            {"flash": tr("Confirm first: ", "Confirmez d'abord : ") + reason, "tr": tr}))
+    try:
+        await service.act(table_id, token, version, action)
+    except Illegal as e:  # the rules' refusal, in the reader's language (the game's own words)
+        message = service_message(e.message, lang)
+        if e.refusal is not None:
+            snap = await service.current(table_id)
+            code, args = e.refusal
+            message = service.game(snap.game).refusal_text(code, args, lang, list(snap.seat_names))
+    except ServiceError as e:
+        message = service_message(e.message, lang)
+        if e.status == 409 and "moved on" in e.message:
+            message = tr("The table moved on before your move arrived: look again and replay if you still can.",
+                         "La table a changé avant l'arrivée de votre coup : regardez et rejouez si c'est encore "
+                         "possible.")
     if _is_htmx(request):
         html = ENV.get_template("table/flash.html").render({"flash": message, "tr": tr})
         return HTMLResponse(html)

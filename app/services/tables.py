@@ -117,6 +117,9 @@ class Snapshot:
     seat_takeovers: tuple[bool, ...] = ()
     turn_timer: int | None = None
     deadline: str | None = None
+    # Every change of who plays a seat so far, oldest first: {"seat", "kind", "reason", "level", "at"}
+    # (models.SeatChange), for the log of the page: what happened at a timeout, who took a seat back.
+    seat_changes: tuple[dict[str, Any], ...] = ()
     views: dict[int | None, dict[str, Any]] = field(default_factory=dict)
 
 
@@ -326,6 +329,7 @@ class TablesService:
                     "you": seat,
                     "turn_timer": snap.turn_timer,
                     "deadline": snap.deadline,
+                    "seat_changes": list(snap.seat_changes),
                 },
                 "game": game.view(snap.state, seat) if snap.state is not None else None,
             }
@@ -338,6 +342,10 @@ class TablesService:
             if row is None:
                 raise NotFound("There is no such table.")
             seats = (await conn.execute(_SEATS_SQL, {"id": table_id})).all()
+            changes = (await conn.execute(
+                select(SEAT_CHANGES.c.seat, SEAT_CHANGES.c.kind, SEAT_CHANGES.c.reason, SEAT_CHANGES.c.level,
+                       SEAT_CHANGES.c.created_at).where(SEAT_CHANGES.c.table_id == table_id)
+                .order_by(SEAT_CHANGES.c.version, SEAT_CHANGES.c.seat))).all()
         options = row.options if isinstance(row.options, dict) else json.loads(row.options)
         game = self.game(row.game)
         snap = Snapshot(
@@ -347,6 +355,8 @@ class TablesService:
             invite_key=row.invite_key, spectator_key=row.spectator_key,
             seat_bots=tuple(s.bot_level for s in seats), seat_takeovers=tuple(bool(s.bot_takeover) for s in seats),
             turn_timer=row.turn_timer, deadline=_iso(row.deadline_at),
+            seat_changes=tuple({"seat": c.seat, "kind": c.kind, "reason": c.reason, "level": c.level,
+                                "at": _iso(c.created_at)} for c in changes),
         )
         return self.cache.put(snap)
 
@@ -604,6 +614,7 @@ class TablesService:
             version=params["new"], state=new_state, seat_names=snap.seat_names, seat_hashes=snap.seat_hashes,
             invite_key=snap.invite_key, spectator_key=snap.spectator_key, seat_bots=snap.seat_bots,
             seat_takeovers=snap.seat_takeovers, turn_timer=snap.turn_timer, deadline=_iso(deadline),
+            seat_changes=snap.seat_changes,
         )
         self.timings.add("engine", time.perf_counter() - started)
         return new_snap, params

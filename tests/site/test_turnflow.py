@@ -9,6 +9,7 @@ The confirm step runs on a server whose Ave César marks the sale of the last se
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -197,3 +198,26 @@ def test_the_other_seats_move_notifies_a_hidden_tab_that_it_is_its_turn(site, pl
         assert "favicon-turn" in page.locator("link[rel=icon]").get_attribute("href")
     finally:
         context.close()
+
+
+# ------------------------------------------------------------------------------------------ turn timer
+
+def test_everyone_sees_the_countdown_and_the_log_says_when_a_bot_played_for_a_player_out_of_time(site):
+    r = site.http.post("/api/tables", json={"game": "cesar_cleopatre", "players": 2, "turn_seconds": 2})
+    assert r.status_code == 201, r.text
+    table = r.json()
+    tokens = [site.http.post(f"/api/tables/{table['id']}/join",
+                             json={"invite": table["invite_key"], "name": name}).json()["token"]
+              for name in ("Livia", "Marcus")]
+    watch = f"/t/{table['id']}/watch?key={table['spectator_key']}"
+    for token in tokens:
+        with seat_client(site, table["id"], token) as client:
+            assert 'class="countdown"' in client.get(f"/t/{table['id']}").text
+    assert 'data-deadline="' in site.http.get(watch).text, "the spectator sees it too"
+    deadline = time.monotonic() + 20
+    while "Time ran out for" not in (page := site.http.get(watch).text):
+        assert time.monotonic() < deadline, "no bot took over"
+        time.sleep(0.2)
+    assert "a bot (strong) plays for them" in page
+    with seat_client(site, table["id"], tokens[0], headers={"Accept-Language": "fr-FR"}) as client:
+        assert "Temps écoulé pour" in client.get(f"/t/{table['id']}").text
