@@ -14,30 +14,21 @@ import websockets
 from sqlalchemy import text
 
 from app.config import Settings
-from app.db import make_sync_engine
-from tests.conftest import fresh_database_url
-from tests.processes import free_port
+from tests.conftest import BACKENDS, fresh_database_url
 
 from .client import Socket, create_full, view
-from .conftest import LiveServer, ThreadServer
+from .conftest import LiveServer, running
 
 ABSENT_SECONDS = 1.5
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+@pytest.fixture(scope="module", params=BACKENDS)
 def server(request, postgres_server, tmp_path_factory) -> Iterator[LiveServer]:
     url = fresh_database_url(request.param, postgres_server, tmp_path_factory.mktemp("presence"), "presence")
     settings = Settings(database_url=url, benchmark=True, heartbeat=1.0, absent_seconds=ABSENT_SECONDS,
                         bot_delay=(30.0, 30.0))  # the bot that takes a seat over does not move during a test
-    port = free_port()
-    thread = ThreadServer(settings, port)
-    thread.start()
-    db = make_sync_engine(settings)
-    try:
-        yield LiveServer(request.param, settings, f"http://127.0.0.1:{port}", db)
-    finally:
-        thread.stop()
-        db.dispose()
+    with running(request.param, settings) as live:
+        yield live
 
 
 def seats(server: LiveServer, table_id: str) -> list[tuple]:

@@ -13,8 +13,7 @@ import time
 
 import pytest
 
-from .conftest import CHROMIUM, CHROMIUM_ARGS, SiteServer
-from .final_moves import WORDS
+from .conftest import SiteServer
 from .test_pages import act, api_view, new_full_table, seat_client
 
 SELL = {"type": "sell_senator"}
@@ -100,18 +99,6 @@ def test_the_question_is_asked_in_french_to_a_french_reader(final_site):
 
 # ------------------------------------------------------------------------------------------ browser
 
-@pytest.fixture(scope="module")
-def playwright_browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-
-
 def wait_version(page, version: int) -> None:
     page.wait_for_function("v => Number(document.getElementById('tb-version').dataset.version) >= v",
                            arg=version, timeout=15_000)
@@ -119,10 +106,10 @@ def wait_version(page, version: int) -> None:
 
 @pytest.mark.browser
 @pytest.mark.timeout(120)
-def test_selling_the_last_senator_in_the_browser_asks_first_and_no_changes_nothing(final_site, playwright_browser):
+def test_selling_the_last_senator_in_the_browser_asks_first_and_no_changes_nothing(final_site, browser):
     table_id, token, seat = one_senator_left(final_site)
     version, _view = api_view(final_site, table_id, token)
-    context = playwright_browser.new_context(locale="en-US")
+    context = browser.new_context(locale="en-US")
     try:
         page = context.new_page()
         page.goto(f"{final_site.base}/t/{table_id}/seat/{token}")
@@ -162,7 +149,7 @@ window.Notification = class extends Shown {
 
 @pytest.mark.browser
 @pytest.mark.timeout(120)
-def test_the_other_seats_move_notifies_a_hidden_tab_that_it_is_its_turn(site, playwright_browser):
+def test_the_other_seats_move_notifies_a_hidden_tab_that_it_is_its_turn(site, browser):
     table_id, tokens, _ = new_full_table(site, "cesar_cleopatre", 2)
     while True:  # past the set-up, where both seats act at once
         version, view = api_view(site, table_id, tokens[0])
@@ -173,7 +160,7 @@ def test_the_other_seats_move_notifies_a_hidden_tab_that_it_is_its_turn(site, pl
         act(site, table_id, tokens[seat], version, view["game"]["legal_actions"][0])
     mover = view["game"]["to_act"][0]
     waiter = 1 - mover
-    context = playwright_browser.new_context(locale="en-US", permissions=["notifications"])
+    context = browser.new_context(locale="en-US", permissions=["notifications"])
     try:
         context.add_init_script(HOOKS)
         page = context.new_page()
