@@ -189,8 +189,9 @@
     const panel = document.getElementById("tb-alerts");
     if (!panel || !("Notification" in window) || Notification.permission !== "granted") return;
     const status = document.querySelector("#tb-status .status-text");
+    const root = document.getElementById("tb");
     const note = new Notification(panel.dataset.notifyTitle, {body: status ? status.textContent.trim() : "",
-                                                               tag: "tabula-" + (document.getElementById("tb") || {}).dataset.table});
+                                                               tag: "tabula-" + (root ? root.dataset.table : "")});
     note.onclick = () => { window.focus(); note.close(); };
   }
 
@@ -264,6 +265,7 @@
       if (root) root.classList.toggle("my-turn", v.dataset.myTurn === "1");
       turnChanged(v.dataset.myTurn === "1");
     }
+    showAlertSettings(); // the panel may have been drawn again (the game started)
     tick();
     applyPicks();
   }
@@ -336,5 +338,5 @@
   });
   document.addEventListener("htmx:wsOpen", () => { retries = 0; });
 
-  document.addEventListener("DOMContentLoaded", () => { showAlertSettings(); afterUpdate(); });
+  document.addEventListener("DOMContentLoaded", afterUpdate);
 })();
