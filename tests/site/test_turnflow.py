@@ -9,6 +9,7 @@ The confirm step runs on a server whose Ave César marks the sale of the last se
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import pytest
@@ -134,6 +135,16 @@ def test_selling_the_last_senator_in_the_browser_asks_first_and_no_changes_nothi
         context.close()
 
 
+def wait_presence(site, table_id: str, token: str, seat: int, state: str) -> None:
+    """Until the page of the seat holding `token` shows `seat` as `state` (on, away, off)."""
+    shown = re.compile(rf'data-seat="{seat}">\s*<span class="seat-chip"[^>]*></span>\s*<span class="presence (\w+)"')
+    deadline = time.monotonic() + 10
+    with seat_client(site, table_id, token) as client:
+        while (found := shown.search(client.get(f"/t/{table_id}").text)) is None or found.group(1) != state:
+            assert time.monotonic() < deadline, f"seat {seat} never showed as {state}"
+            time.sleep(0.1)
+
+
 HOOKS = """
 window.__notes = [];
 window.__hidden = false;
@@ -149,7 +160,7 @@ window.Notification = class extends Shown {
 
 @pytest.mark.browser
 @pytest.mark.timeout(120)
-def test_the_other_seats_move_notifies_a_hidden_tab_that_it_is_its_turn(site, browser):
+def test_a_hidden_tab_shows_its_seat_away_and_is_notified_when_the_other_seats_move_makes_it_its_turn(site, browser):
     table_id, tokens, _ = new_full_table(site, "cesar_cleopatre", 2)
     while True:  # past the set-up, where both seats act at once
         version, view = api_view(site, table_id, tokens[0])
@@ -173,6 +184,7 @@ def test_the_other_seats_move_notifies_a_hidden_tab_that_it_is_its_turn(site, br
         page.wait_for_function("() => document.getElementById('tb-alert-notify').getAttribute('aria-pressed') === 'true'")
         assert "favicon-turn" not in page.locator("link[rel=icon]").get_attribute("href")
         page.evaluate("() => { window.__hidden = true; document.dispatchEvent(new Event('visibilitychange')); }")
+        wait_presence(site, table_id, tokens[mover], waiter, "away")  # the page told the server
         while True:  # the other seat plays until the game waits for this one
             version, view = api_view(site, table_id, tokens[mover])
             if waiter in view["game"]["to_act"]:
@@ -183,6 +195,8 @@ def test_the_other_seats_move_notifies_a_hidden_tab_that_it_is_its_turn(site, br
         note = page.evaluate("() => window.__notes[0]")
         assert note["title"].startswith("Your turn") and note["body"].startswith("Your turn")
         assert "favicon-turn" in page.locator("link[rel=icon]").get_attribute("href")
+        page.evaluate("() => { window.__hidden = false; document.dispatchEvent(new Event('visibilitychange')); }")
+        wait_presence(site, table_id, tokens[mover], waiter, "on")
     finally:
         context.close()
 
