@@ -112,6 +112,9 @@ async def test_a_bot_may_take_the_seat_of_a_player_disconnected_on_their_turn_on
         other = 1 - absent
         sock = await Socket.open(server.ws_base, table.id, f"?token={table.tokens[absent]}")
         await until(lambda: seats(server, table.id)[absent][1])
+        form = f'action="/t/{table.id}/seats/{absent}/bot"'
+        async with seat_http(server, table.id, table.tokens[other]) as browser:
+            assert form not in (await browser.get(f"/t/{table.id}")).text, "connected: no bot is offered"
         before = server.row(table.id)
         refusals = [
             (await propose(server, table.id, table.tokens[other], absent), 409),  # connected
@@ -123,6 +126,8 @@ async def test_a_bot_may_take_the_seat_of_a_player_disconnected_on_their_turn_on
         ]
         await sock.close()
         await until(lambda: not seats(server, table.id)[absent][1])
+        async with seat_http(server, table.id, table.tokens[other]) as browser:
+            assert form in (await browser.get(f"/t/{table.id}")).text, "the others are offered a bot"
         refusals.append((await propose(server, table.id, table.tokens[other], absent), 409))  # not long enough
         for response, status in refusals:
             assert response.status_code == status, response.text
