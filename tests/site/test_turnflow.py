@@ -222,3 +222,24 @@ def test_everyone_sees_the_countdown_and_the_log_says_when_a_bot_played_for_a_pl
     assert "a bot (strong) plays for them" in page
     with seat_client(site, table["id"], tokens[0], headers={"Accept-Language": "fr-FR"}) as client:
         assert "Temps écoulé pour" in client.get(f"/t/{table['id']}").text
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(120)
+def test_the_page_counts_down_the_time_left_to_play(site, browser):
+    r = site.http.post("/api/tables", json={"game": "cesar_cleopatre", "players": 2, "turn_seconds": 90})
+    table = r.json()
+    site.http.post(f"/api/tables/{table['id']}/join", json={"invite": table["invite_key"], "name": "Livia"})
+    site.http.post(f"/api/tables/{table['id']}/join", json={"invite": table["invite_key"], "name": "Marcus"})
+    context = browser.new_context(locale="en-US")
+    try:
+        page = context.new_page()
+        page.goto(f"{site.base}/t/{table['id']}/watch?key={table['spectator_key']}")
+        ticker = page.locator(".countdown [data-ticker]")
+        page.wait_for_function("() => /^1:[0-9]{2}$/.test(document.querySelector('.countdown [data-ticker]').textContent)")
+        first = ticker.inner_text()
+        page.wait_for_function("t => document.querySelector('.countdown [data-ticker]').textContent !== t", arg=first)
+        assert ticker.inner_text() < first, "it counts down"
+        assert not page.locator(".countdown-at").is_visible(), "the deadline's clock time is for pages without script"
+    finally:
+        context.close()
