@@ -49,7 +49,9 @@ CONTROLS_JS = """() => Array.from(document.querySelectorAll('#tb-body form.act')
   const sel = f.querySelector('select[name=action]');
   const btn = f.querySelector('button[type=submit]');
   return {i: i, pick: f.dataset.needPick || null, select: !!sel,
-          actions: sel ? Array.from(sel.options).map(o => o.value) : [btn.value]};
+          actions: sel ? Array.from(sel.options).map(o => o.value) : [btn.value],
+          asks: sel ? Array.from(sel.options).filter(o => o.dataset.confirm).map(o => o.value)
+                    : (f.dataset.confirm ? [btn.value] : [])};
 })"""
 
 UNNAMED_JS = """() => {
@@ -199,6 +201,8 @@ def play_one(page, slug: str, rng: random.Random) -> str:
         button = form.locator("button")
         button.wait_for(state="visible", timeout=5000)
         button.click()
+    if action in control["asks"]:  # a final move asks first: the player says yes
+        page.locator("#tb-ask [data-ask=yes]").click()
     return action
 
 
