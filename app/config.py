@@ -13,6 +13,7 @@
 | `TABULA_BOT_ITERATIONS` | the Strong bot's simulations per decision | the game's own number |
 | `TABULA_BOT_WORKERS` | processes that run bot decisions; `0` runs them in a thread of the server | 1 |
 | `TABULA_TAKEOVER_LEVEL` | the bot (`novice`, `strong`) playing a seat whose time ran out or player left | `strong` |
+| `TABULA_ABSENT_SECONDS` | seconds a player must be disconnected on their turn before the others may hand the seat to a bot | 60 |
 | `TABULA_TIMER_INTERVAL` | seconds between two looks for expired turn deadlines | 1 |
 | `TABULA_BOT_SWEEP` | seconds between two looks for bot turns left by a process that stopped | 5 |
 | `TABULA_ADMIN_TOKEN` | the club's admin token for the `/admin` page (the page is off without it) | unset |
@@ -75,6 +76,7 @@ class Settings:
     bot_iterations: int | None = None
     bot_workers: int = 1
     takeover_level: str = "strong"
+    absent_seconds: float = 60.0
     timer_interval: float = 1.0
     bot_sweep: float = 5.0
     admin_token: str | None = field(default=None, repr=False)
@@ -106,6 +108,7 @@ class Settings:
             bot_iterations=_optional(os.environ.get("TABULA_BOT_ITERATIONS"), int, None),
             bot_workers=int(os.environ.get("TABULA_BOT_WORKERS") or 1),
             takeover_level=(os.environ.get("TABULA_TAKEOVER_LEVEL") or "strong").strip().lower(),
+            absent_seconds=float(os.environ.get("TABULA_ABSENT_SECONDS") or 60.0),
             timer_interval=float(os.environ.get("TABULA_TIMER_INTERVAL") or 1.0),
             bot_sweep=float(os.environ.get("TABULA_BOT_SWEEP") or 5.0),
             admin_token=(os.environ.get("TABULA_ADMIN_TOKEN") or "").strip() or None,

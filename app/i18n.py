@@ -88,6 +88,17 @@ SERVICE_FR: dict[str, str] = {
     "Acting needs your seat token.": "Pour jouer, il faut votre lien de place.",
     "The game has not started yet.": "La partie n'a pas encore commencé.",
     "The game is over.": "La partie est terminée.",
+    "Proposing a bot needs your seat token.": "Proposer un bot demande votre lien de place.",
+    "Proposing a bot needs your seat token (a spectator has no seat).":
+        "Proposer un bot demande votre lien de place (un spectateur n'a pas de place).",
+    "There is no such seat.": "Cette place n'existe pas.",
+    "You cannot propose a bot for your own seat: leave the game instead.":
+        "Vous ne pouvez pas proposer un bot pour votre propre place : quittez plutôt la partie.",
+    "The game is not being played.": "La partie n'est pas en cours.",
+    "A bot plays that seat already.": "Un bot joue déjà cette place.",
+    "The game is not waiting for that player.": "La partie n'attend pas ce joueur.",
+    "That player is connected.": "Ce joueur est connecté.",
+    "That player has not been disconnected long enough yet.": "Ce joueur n'est pas déconnecté depuis assez longtemps.",
     "The table has moved on since that version; here is the current view.":
         "La table a changé entre-temps : voici où elle en est. Rejouez si c'est toujours possible.",
     "It is not your turn to act.": "Ce n'est pas à vous de jouer.",

@@ -106,6 +106,9 @@ class Seat(Base):
     name: Mapped[str | None] = mapped_column(String(40), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
     connected: Mapped[bool] = mapped_column(Boolean, default=False)
+    away: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # every tab hidden
+    # Since when the seat is connected, away or disconnected as it is now (None: never connected).
+    presence_since: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     joined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     # Who plays the seat when it is not a person: the bot's level (None: the person seated here). A bot seat
     # has a bot name and the hash of a token nobody holds; a seat a bot took over (`bot_takeover`) keeps
@@ -155,6 +158,7 @@ class Presence(Base):
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     connections: Mapped[int] = mapped_column(Integer)
+    visible: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # of which in a tab not hidden
     seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
     __table_args__ = (Index("ix_presence_table", "table_id"),)

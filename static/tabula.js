@@ -103,11 +103,159 @@
     if (event.key === "Escape" && selected.length) { selected = []; applyPicks(); }
   });
 
+  // --------------------------------------------------------------------- confirm what cannot be taken back
+  // A form with data-confirm (or a select whose chosen option has it) is the engine's final move: the dialog
+  // #tb-ask says why and asks first; the post then says "confirmed", else the server asks again itself.
+  let asked = null; // {form, action}: the confirmed request under way
+
+  function confirmReason(form) {
+    const select = form.querySelector("select[name=action]");
+    if (select) {
+      const option = select.options[select.selectedIndex];
+      return option ? option.dataset.confirm || "" : "";
+    }
+    return form.dataset.confirm || "";
+  }
+
+  document.addEventListener("htmx:confirm", (event) => {
+    const form = event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("form.act");
+    const dialog = document.getElementById("tb-ask");
+    if (!form || !dialog) return;
+    const reason = confirmReason(form);
+    if (!reason) return;
+    event.preventDefault();
+    const button = form.querySelector("button[name=action]");
+    const select = form.querySelector("select[name=action]");
+    const action = button ? button.value : select.value;
+    const back = document.activeElement;
+    document.getElementById("tb-ask-reason").textContent = reason;
+    dialog.returnValue = "";
+    dialog.onclose = () => {
+      if (dialog.returnValue === "yes" && document.body.contains(form)) {
+        asked = {form: form, action: action};
+        event.detail.issueRequest(true);
+      } else if (back && back.focus) {
+        back.focus();
+      }
+    };
+    dialog.showModal();
+  });
+
+  document.addEventListener("click", (event) => {
+    const answer = event.target.closest("#tb-ask [data-ask]");
+    if (answer) document.getElementById("tb-ask").close(answer.dataset.ask);
+  });
+
   // ------------------------------------------------------------------------------- live table page
   function tableVersion() {
     const v = document.getElementById("tb-version");
     return v ? v.dataset.version : null;
   }
+
+  // ------------------------------------------------------------------ "your turn" reaches you
+  // Whenever the game starts waiting for this seat (its turn, or a window out of turn), the favicon shows a
+  // badge; the sound and the browser notification are the player's choice, kept by this browser.
+  const SETTINGS = "tabula.alerts";
+  let myTurn = null; // what the page showed last (null: not yet read)
+
+  function settings() {
+    try { return JSON.parse(localStorage.getItem(SETTINGS)) || {}; } catch (e) { return {}; }
+  }
+  function saveSettings(changes) {
+    try { localStorage.setItem(SETTINGS, JSON.stringify(Object.assign(settings(), changes))); } catch (e) { /* private mode */ }
+  }
+
+  function showFavicon(on) {
+    const icon = document.querySelector("link[rel=icon]");
+    if (icon) icon.href = on ? "/static/img/favicon-turn.svg" : "/static/img/favicon.svg";
+  }
+
+  function chime() {
+    const Audio = window.AudioContext || window.webkitAudioContext;
+    if (!Audio) return;
+    const audio = new Audio();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.setValueAtTime(0.2, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.6);
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.6);
+    tone.onended = () => audio.close();
+  }
+
+  function notify() {
+    const panel = document.getElementById("tb-alerts");
+    if (!panel || !("Notification" in window) || Notification.permission !== "granted") return;
+    const status = document.querySelector("#tb-status .status-text");
+    const root = document.getElementById("tb");
+    const note = new Notification(panel.dataset.notifyTitle, {body: status ? status.textContent.trim() : "",
+                                                               tag: "tabula-" + (root ? root.dataset.table : "")});
+    note.onclick = () => { window.focus(); note.close(); };
+  }
+
+  function turnChanged(now) {
+    showFavicon(now);
+    if (myTurn === false && now) {
+      const chosen = settings();
+      if (chosen.sound) chime();
+      if (chosen.notify && document.hidden) notify();
+    }
+    myTurn = now;
+  }
+
+  function showAlertSettings() {
+    const chosen = settings();
+    const sound = document.getElementById("tb-alert-sound");
+    if (sound) sound.checked = !!chosen.sound;
+    const button = document.getElementById("tb-alert-notify");
+    if (button) {
+      const on = !!chosen.notify && "Notification" in window && Notification.permission === "granted";
+      button.setAttribute("aria-pressed", on ? "true" : "false");
+      button.hidden = !("Notification" in window);
+    }
+  }
+
+  document.addEventListener("change", (event) => {
+    if (event.target.id === "tb-alert-sound") {
+      saveSettings({sound: event.target.checked});
+      if (event.target.checked) chime(); // what it will sound like
+    }
+  });
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest("#tb-alert-notify");
+    if (!button) return;
+    if (button.getAttribute("aria-pressed") === "true") { saveSettings({notify: false}); showAlertSettings(); return; }
+    Notification.requestPermission().then((permission) => {
+      saveSettings({notify: permission === "granted"});
+      const note = document.getElementById("tb-alert-note");
+      if (note) note.textContent = permission === "denied" ? document.getElementById("tb-alerts").dataset.denied : "";
+      showAlertSettings();
+    });
+  });
+
+  // ------------------------------------------------------------------ the clock: timer and presence
+  // The server renders times (the turn's deadline, since when a player is away); what they mean now is
+  // counted here once a second, into the empty [data-ticker] next to them (the server's words stay for
+  // pages without script).
+  function minutes(seconds) {
+    return Math.floor(seconds / 60) + ":" + String(seconds % 60).padStart(2, "0");
+  }
+  function tick() {
+    document.querySelectorAll("[data-deadline]").forEach((el) => {
+      const left = Math.max(0, Math.round((Date.parse(el.dataset.deadline) - Date.now()) / 1000));
+      const out = el.querySelector("[data-ticker]");
+      if (out) out.textContent = minutes(left);
+      el.classList.toggle("urgent", left <= 15);
+    });
+    document.querySelectorAll("[data-since]").forEach((el) => {
+      const out = el.querySelector("[data-ticker]");
+      const spent = Math.max(0, Math.round((Date.now() - Date.parse(el.dataset.since)) / 1000));
+      if (out) out.textContent = minutes(spent);
+    });
+  }
+  setInterval(tick, 1000);
 
   function afterUpdate() {
     const v = document.getElementById("tb-version");
@@ -115,7 +263,10 @@
       if (v.dataset.title) document.title = v.dataset.title;
       const root = document.getElementById("tb");
       if (root) root.classList.toggle("my-turn", v.dataset.myTurn === "1");
+      turnChanged(v.dataset.myTurn === "1");
     }
+    showAlertSettings(); // the panel may have been drawn again (the game started)
+    tick();
     applyPicks();
   }
 
@@ -125,6 +276,11 @@
     const version = tableVersion();
     if (version !== null && event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("#tb")) {
       event.detail.parameters["version"] = version;
+    }
+    if (asked && asked.form === event.detail.elt) {
+      event.detail.parameters["action"] = asked.action;
+      event.detail.parameters["confirmed"] = "yes";
+      asked = null;
     }
   });
 
@@ -151,9 +307,19 @@
   document.addEventListener("htmx:afterSwap", afterUpdate);
   document.addEventListener("htmx:oobAfterSwap", () => {});
 
-  document.addEventListener("htmx:wsOpen", () => {
+  // Presence: the server hears when this tab is hidden and shown again (a seat whose every tab is hidden is
+  // away); a new socket starts as shown.
+  let socket = null;
+  function tellVisibility() {
+    if (socket) socket.send(JSON.stringify({type: document.hidden ? "away" : "back"}));
+  }
+  document.addEventListener("visibilitychange", tellVisibility);
+
+  document.addEventListener("htmx:wsOpen", (event) => {
     const conn = document.getElementById("tb-conn");
     if (conn) conn.hidden = true;
+    socket = event.detail.socketWrapper;
+    if (document.hidden) tellVisibility();
   });
 
   let retries = 0;

@@ -23,7 +23,10 @@ def free_port() -> int:
 
 class ServerProcess:
     """`python -m app serve` on a free port (or on `port`: a restart where the clients expect it), with the
-    database and the extra environment given; its output goes to `workdir/server-PORT.log`."""
+    database and the extra environment given; its output goes to `workdir/server-PORT.log`. `module`: another
+    module that runs the same command line (a test's server with something of its own)."""
+
+    module = "app"
 
     def __init__(self, database_url: str, workdir: Path, port: int | None = None,
                  env: dict[str, str] | None = None, log_level: str = "warning"):
@@ -46,7 +49,7 @@ class ServerProcess:
         env.pop("TABULA_PUBLIC_URL", None)  # links are made from the request, as on a friend's machine
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "app", "serve", "--port", str(self.port), "--log-level", self.log_level],
+                [sys.executable, "-m", self.module, "serve", "--port", str(self.port), "--log-level", self.log_level],
                 cwd=self.workdir, env=env, stdout=log, stderr=subprocess.STDOUT)
         return self
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 
 def compact(obj: Any) -> str:
@@ -25,6 +25,7 @@ class Control:
     select_label: str = ""
     select_button: str = ""
     style: str = ""
+    confirm: str = ""  # why this action cannot be taken back (the engine's reason, in words): asked first
 
     @property
     def json(self) -> str:
@@ -67,6 +68,16 @@ class Controls:
             else:
                 out.append(c)
         return out
+
+    def confirming(self, gview: dict[str, Any], text: Callable[[str], str]) -> "Controls":
+        """Marks the controls whose action the game's view says is final (`confirm`, parallel to
+        `legal_actions`, None or a reason code) with the reason in words, `text(code)`. A view without the
+        key has nothing to confirm."""
+        marks = gview.get("confirm") or []
+        for control, code in zip(self.items, marks):
+            if code:
+                control.confirm = text(code)
+        return self
 
     def has(self, name: str) -> bool:
         return any(c.zone == name for c in self.items)

@@ -96,7 +96,9 @@ def context(page: PageState, previous: "Rendered | None" = None) -> dict[str, An
         return value
 
     names = derive("names", lambda: seat_names(view, tr))
-    controls = derive("controls", lambda: presenter.controls(view, tr, names) if gview else Controls([]), "names")
+    controls = derive("controls", lambda: presenter.controls(view, tr, names).confirming(
+        gview, lambda code: page.game.confirmation_text(code, {}, page.lang, names)) if gview else Controls([]),
+        "names")
     to_act = derive("to_act", lambda: list(gview["to_act"]) if gview else [])
     finished = derive("finished", lambda: bool(gview) and gview["finished"])
     waiting = derive("waiting", lambda: _waiting(page, view, names, to_act, tr), "names", "to_act")

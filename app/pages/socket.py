@@ -17,6 +17,7 @@ from games.core import Game
 
 from ..i18n import service_message, translator
 from ..realtime.hub import Connection
+from .controls import compact
 from .render import ENV, PageState, Rendered, render
 
 log = logging.getLogger("tabula.pages")
@@ -44,8 +45,8 @@ class PageConnection(Connection):
 
     def _key(self) -> tuple[Any, ...]:
         """Everything the page depends on besides the view of this seat at this version."""
-        return (self.seat, self.version, self.lang, self.title, tuple(self.presence.get("connected", ())),
-                self.presence.get("spectators", 0), tuple(sorted(self.links.items(), key=lambda kv: kv[0])))
+        return (self.seat, self.version, self.lang, self.title, compact(self.presence),
+                tuple(sorted(self.links.items(), key=lambda kv: kv[0])))
 
     def _render(self, shared: dict[Any, Any] | None) -> Rendered:
         key = self._key()

@@ -89,7 +89,7 @@ class InlineAck:
 class Connection:
     """One open websocket of one seat (or spectator) at one table."""
 
-    __slots__ = ("ws", "table_id", "seat", "token_hash", "last_seen", "closed", "_lock")
+    __slots__ = ("ws", "table_id", "seat", "token_hash", "last_seen", "closed", "hidden", "_lock")
 
     def __init__(self, ws: WebSocket, table_id: str, seat: int | None, token_hash: str | None):
         self.ws = ws
@@ -98,6 +98,7 @@ class Connection:
         self.token_hash = token_hash
         self.last_seen = asyncio.get_running_loop().time()
         self.closed = False
+        self.hidden = False  # the page's tab is hidden (the page says so): its seat may be away
         self._lock = asyncio.Lock()
 
     async def send(self, message: str) -> None:
@@ -333,6 +334,7 @@ class Hub:
         self.publisher = (PostgresPublisher(database_url, self.instance) if is_postgres
                           else LocalPublisher(self.instance))
         self.local_counts: dict[str, Counter] = {}
+        self.local_hidden: dict[str, Counter] = {}  # of those connections, the ones in a hidden tab
         self._presence_dirty: set[str] = set()
         self._presence_writer: asyncio.Task | None = None
         self._background: list[asyncio.Task] = []
@@ -378,6 +380,7 @@ class Hub:
             await asyncio.gather(self._presence_writer, return_exceptions=True)
         tables = sorted(set(self.local_counts) | self._presence_dirty)
         self.local_counts.clear()
+        self.local_hidden.clear()
         if tables:
             try:
                 await self._write_presence(tables)
@@ -475,6 +478,8 @@ class Hub:
         if channel.empty:
             self.channels.pop(conn.table_id, None)
         if was:
+            if conn.hidden:
+                self._count_hidden(conn, -1)
             counts = self.local_counts.get(conn.table_id)
             if counts is not None:
                 counts[conn.seat] -= 1
@@ -486,6 +491,24 @@ class Hub:
 
     def channel(self, table_id: str) -> Channel | None:
         return self.channels.get(table_id)
+
+    def set_hidden(self, conn: Connection, hidden: bool) -> None:
+        """The page of this connection says its tab is hidden (or shown again): a seat whose every tab is
+        hidden is away."""
+        channel = self.channels.get(conn.table_id)
+        if conn.hidden == hidden or channel is None or conn not in channel.conns.get(conn.seat, ()):
+            return
+        conn.hidden = hidden
+        self._count_hidden(conn, 1 if hidden else -1)
+        self._presence_changed(conn.table_id)
+
+    def _count_hidden(self, conn: Connection, step: int) -> None:
+        hidden = self.local_hidden.setdefault(conn.table_id, Counter())
+        hidden[conn.seat] += step
+        if hidden[conn.seat] <= 0:
+            del hidden[conn.seat]
+        if not hidden:
+            del self.local_hidden[conn.table_id]
 
     # ---------------------------------------------------------------------------------- presence
 
@@ -518,8 +541,9 @@ class Hub:
     async def _write_presence(self, tables: list[str]) -> dict[str, dict[str, Any]]:
         """Replaces this process's presence rows of these tables by its current counts (the service writes
         them and sets each table's connected seats and spectator count from every live process's rows)."""
-        return await self.service.write_presence(
-            self.instance, {t: self.local_counts.get(t, Counter()) for t in tables}, PRESENCE_TTL)
+        counts = {t: {seat: (n, n - self.local_hidden.get(t, Counter())[seat])
+                      for seat, n in self.local_counts.get(t, Counter()).items()} for t in tables}
+        return await self.service.write_presence(self.instance, counts, PRESENCE_TTL)
 
     async def _read_presence(self, table_id: str) -> dict[str, Any]:
         return await self.service.read_presence(table_id)

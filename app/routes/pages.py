@@ -32,7 +32,7 @@ from ..services.credentials import same_admin_token, same_secret
 from ..services.chat import TEXT_MAX as CHAT_TEXT_MAX
 from ..services.errors import Illegal, ServiceError
 from ..services.replays import change_words
-from ..services.tables import MAX_SPECTATOR_DELAY, Audit, TablesService, hash_token
+from ..services.tables import MAX_SPECTATOR_DELAY, Audit, TablesService, canonical_action, hash_token
 from ..web.bodies import parse_json
 from ..web.limits import RateLimited, client_of, rate_limits
 from ..web.security import ADMIN_SESSION_SECONDS, admin_session, admin_session_valid, clip_echo
@@ -340,10 +340,8 @@ async def _table_page(request: Request, table_id: str, credential: str | None, s
     lang = lang_of(request)
     game = service.game(summary["game"])
     flash = request.cookies.get(FLASH_COOKIE)
-    page = PageState(view, version, lang, game,
-                     {"connected": [s["number"] for s in summary["seats"] if s["connected"]],
-                      "spectators": summary["spectators"]},
-                     links, flash=unquote(flash) if flash else None, title_en=game.title_en, title_fr=game.title_fr)
+    page = PageState(view, version, lang, game, summary["presence"], links, flash=unquote(flash) if flash else None,
+                     title_en=game.title_en, title_fr=game.title_fr)
     ctx = context(page)
     ws_url = f"/ws/tables/{table_id}/html?since={version}&chat={chat_digest(chat_html(chat, lang))}"
     if ident.seat is None:
@@ -415,6 +413,13 @@ async def act_form(request: Request, table_id: str) -> Response:
     token = request.cookies.get(seat_cookie(table_id))
     if token:
         await rate_limits(request).action(table_id, hash_token(token))
+    reason = None if form.get("confirmed") == "yes" else await _final_reason(service, table_id, token, action, lang)
+    if reason is not None and not _is_htmx(request):  # without JavaScript: a page that asks, then posts again
+        return _render(request, "table/confirm.html", lang=lang, table_id=table_id, reason=reason,
+                       version=version, action=str(form.get("action", "")))
+    if reason is not None:  # the page's script asks before it posts: a post it did not ask about is refused
+        return HTMLResponse(ENV.get_template("table/flash.html").render(
+            {"flash": tr("Confirm first: ", "Confirmez d'abord : ") + reason, "tr": tr}))
     try:
         await service.act(table_id, token, version, action)
     except Illegal as e:  # the rules' refusal, in the reader's language (the game's own words)
@@ -436,6 +441,26 @@ async def act_form(request: Request, table_id: str) -> Response:
     if message:
         response.set_cookie(FLASH_COOKIE, quote(message), max_age=60, httponly=True, samesite="lax", path="/")
     return response
+
+
+async def _final_reason(service: TablesService, table_id: str, token: str | None, action: Any,
+                        lang: str) -> str | None:
+    """Why this action of the seat cannot be taken back, in words, when its view marks it so (`confirm`,
+    parallel to `legal_actions`); None when it needs no confirmation or is not one of its legal actions (the
+    service then refuses it in its own words)."""
+    if not isinstance(action, dict):
+        return None
+    try:
+        snap = await service.current(table_id)
+        _version, view = await service.view(table_id, token)
+    except ServiceError:
+        return None
+    gview = view.get("game") or {}
+    wanted = canonical_action(action)
+    for legal, code in zip(gview.get("legal_actions", []), gview.get("confirm") or []):
+        if code and canonical_action(legal) == wanted:
+            return service.game(snap.game).confirmation_text(code, {}, lang, list(snap.seat_names))
+    return None
 
 
 @router.post("/t/{table_id}/leave")
@@ -473,6 +498,25 @@ async def leave_game_form(request: Request, table_id: str) -> Response:
         return response
     message = tr("A bot plays your seat now. Open your personal link to take it back.",
                  "Un bot joue votre place. Ouvrez votre lien personnel pour la reprendre.")
+    response.set_cookie(FLASH_COOKIE, quote(message), max_age=60, httponly=True, samesite="lax", path="/")
+    return response
+
+
+@router.post("/t/{table_id}/seats/{seat}/bot")
+async def absent_seat_form(request: Request, table_id: str, seat: int) -> Response:
+    """Another player proposes that a bot plays the seat of a player disconnected on their turn for a while
+    (settings.absent_seconds); the player takes it back through their personal link."""
+    lang = lang_of(request)
+    tr = translator(lang)
+    settings = request.app.state.settings
+    try:
+        await bots.take_absent_seat(_service(request), table_id, request.cookies.get(seat_cookie(table_id)), seat,
+                                    settings.takeover_level, settings.absent_seconds)
+    except ServiceError as e:
+        return _problem(request, e)
+    response = RedirectResponse(f"/t/{table_id}", status_code=303)
+    message = tr("A bot plays that seat now, until its player comes back through their personal link.",
+                 "Un bot joue cette place, jusqu'au retour de son joueur par son lien personnel.")
     response.set_cookie(FLASH_COOKIE, quote(message), max_age=60, httponly=True, samesite="lax", path="/")
     return response
 

@@ -105,8 +105,7 @@ async def table_html_socket(ws: WebSocket, table_id: str) -> None:
     conn = PageConnection(
         ws, table_id, ident.seat, ident.token_hash, lang=pick_lang(ws.cookies, ws.headers, params.get("lang")),
         game=game, links=links, title=(game.title_en, game.title_fr),
-        presence={"connected": [s["number"] for s in summary["seats"] if s["connected"]],
-                  "spectators": summary["spectators"]}, chat_seen=params.get("chat"))
+        presence=summary["presence"], chat_seen=params.get("chat"))
     try:
         # The page shows `since`: when nothing changed since, the hub says "synced" and nothing is sent;
         # otherwise (a reconnect after a gap) the whole body comes again.
@@ -119,11 +118,17 @@ async def table_html_socket(ws: WebSocket, table_id: str) -> None:
                 break
             conn.last_seen = _now()  # the page answers every ping (any message counts)
             observability.socket_message("in", message.get("text") or "")
+            if message.get("text") in TAB_HIDDEN:  # the page's tab was hidden or shown again
+                hub.set_hidden(conn, TAB_HIDDEN[message["text"]])
     except WebSocketDisconnect:
         pass
     finally:
         conn.closed = True
         hub.detach(conn)
+
+
+# What the table page says when its tab is hidden or shown again (static/tabula.js).
+TAB_HIDDEN = {compact({"type": "away"}): True, compact({"type": "back"}): False}
 
 
 def _page_cookie(ws: WebSocket, table_id: str) -> str | None:

@@ -38,7 +38,7 @@ import signal
 import threading
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from datetime import timedelta
+from datetime import datetime, timedelta
 from multiprocessing import get_context
 from multiprocessing.connection import wait
 from typing import Any
@@ -55,6 +55,7 @@ log = logging.getLogger("tabula.bots")
 
 TIMEOUT = "timeout"  # reasons of a seat change (models.SeatChange)
 LEFT = "left"
+ABSENT = "absent"  # the others handed the seat of a player disconnected on their turn to a bot
 RETURNED = "returned"
 RETRIES = 5  # a person's seat change that keeps meeting new versions gives up after this many tries
 SEED_CACHE = 4096
@@ -118,6 +119,41 @@ async def leave_game(service: TablesService, table_id: str, credential: str | No
             new = await service.change_seats(snap, {seat: level}, LEFT)
             if new is None:
                 continue
+        return {"version": new.version, "bot": level}
+    raise Conflict("The table is busy; try again.")
+
+
+async def take_absent_seat(service: TablesService, table_id: str, credential: str | None, seat: int, level: str,
+                           absent_seconds: float) -> dict[str, Any]:
+    """Another player proposes that a bot of `level` plays `seat`, whose player has been disconnected for
+    `absent_seconds` while the game waits for them (counted from the start of the game for a player who
+    never connected); refused, with nothing changed, otherwise. The player takes the seat back by their
+    seat link (`reclaim`)."""
+    me = await _seat_of(service, table_id, credential, "Proposing a bot")
+    for _ in range(RETRIES):
+        async with service.table_lock(table_id):
+            summary = await service.summary(table_id)  # presence, and the start of the game
+            snap = await service.current(table_id)
+            if snap.status != PLAYING:
+                raise Conflict("The game is not being played.")
+            if not 0 <= seat < len(snap.seat_bots):
+                raise NotFound("There is no such seat.")
+            if seat == me:
+                raise Forbidden("You cannot propose a bot for your own seat: leave the game instead.")
+            if snap.seat_bots[seat] is not None:
+                raise Conflict("A bot plays that seat already.")
+            if seat not in service.game(snap.game).to_act(snap.state):
+                raise Conflict("The game is not waiting for that player.")
+            presence = summary["presence"]
+            if seat in presence["connected"]:
+                raise Conflict("That player is connected.")
+            gone = presence["since"][seat] or summary["started_at"]
+            if gone is None or now() - datetime.fromisoformat(gone) < timedelta(seconds=absent_seconds):
+                raise Conflict("That player has not been disconnected long enough yet.")
+            new = await service.change_seats(snap, {seat: level}, ABSENT)
+            if new is None:
+                continue
+        log.info("seat %s of table %s handed to a %s bot: its player was away", seat, table_id, level)
         return {"version": new.version, "bot": level}
     raise Conflict("The table is busy; try again.")
 

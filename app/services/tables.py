@@ -119,6 +119,9 @@ class Snapshot:
     seat_takeovers: tuple[bool, ...] = ()
     turn_timer: int | None = None
     deadline: str | None = None
+    # Every change of who plays a seat so far, oldest first: {"seat", "kind", "reason", "level", "at"}
+    # (models.SeatChange), for the log of the page: what happened at a timeout, who took a seat back.
+    seat_changes: tuple[dict[str, Any], ...] = ()
     # Who may watch (without spectators the spectator key opens nothing), how many versions behind the game
     # spectators see it (`spectator_snapshot`), and whether the open tables list it.
     spectators_allowed: bool = True
@@ -334,6 +337,7 @@ class TablesService:
                     "you": seat,
                     "turn_timer": snap.turn_timer,
                     "deadline": snap.deadline,
+                    "seat_changes": list(snap.seat_changes),
                 },
                 "game": game.view(snap.state, seat) if snap.state is not None else None,
             }
@@ -346,6 +350,10 @@ class TablesService:
             if row is None:
                 raise NotFound("There is no such table.")
             seats = (await conn.execute(_SEATS_SQL, {"id": table_id})).all()
+            changes = (await conn.execute(
+                select(SEAT_CHANGES.c.seat, SEAT_CHANGES.c.kind, SEAT_CHANGES.c.reason, SEAT_CHANGES.c.level,
+                       SEAT_CHANGES.c.created_at).where(SEAT_CHANGES.c.table_id == table_id)
+                .order_by(SEAT_CHANGES.c.version, SEAT_CHANGES.c.seat))).all()
         options = row.options if isinstance(row.options, dict) else json.loads(row.options)
         game = self.game(row.game)
         snap = Snapshot(
@@ -355,6 +363,8 @@ class TablesService:
             invite_key=row.invite_key, spectator_key=row.spectator_key,
             seat_bots=tuple(s.bot_level for s in seats), seat_takeovers=tuple(bool(s.bot_takeover) for s in seats),
             turn_timer=row.turn_timer, deadline=_iso(row.deadline_at),
+            seat_changes=tuple({"seat": c.seat, "kind": c.kind, "reason": c.reason, "level": c.level,
+                                "at": _iso(c.created_at)} for c in changes),
             spectators_allowed=bool(row.spectators_allowed), spectator_delay=row.spectator_delay,
             private=bool(row.private),
         )
@@ -622,6 +632,7 @@ class TablesService:
             version=params["new"], state=new_state, seat_names=snap.seat_names, seat_hashes=snap.seat_hashes,
             invite_key=snap.invite_key, spectator_key=snap.spectator_key, seat_bots=snap.seat_bots,
             seat_takeovers=snap.seat_takeovers, turn_timer=snap.turn_timer, deadline=_iso(deadline),
+            seat_changes=snap.seat_changes,
             spectators_allowed=snap.spectators_allowed, spectator_delay=snap.spectator_delay, private=snap.private,
         )
         self.timings.add("engine", time.perf_counter() - started)
@@ -721,7 +732,8 @@ class TablesService:
             if row is None:
                 raise NotFound("There is no such table.")
             seats = (await conn.execute(select(
-                SEATS.c.number, SEATS.c.name, SEATS.c.connected, SEATS.c.bot_level, SEATS.c.bot_takeover)
+                SEATS.c.number, SEATS.c.name, SEATS.c.connected, SEATS.c.bot_level, SEATS.c.bot_takeover,
+                SEATS.c.away, SEATS.c.presence_since)
                 .where(SEATS.c.table_id == table_id).order_by(SEATS.c.number))).all()
         game = self.games.get(row.game)
         return {
@@ -737,6 +749,7 @@ class TablesService:
                        "connected": bool(s.connected), "bot": s.bot_level,
                        "takeover": bool(s.bot_takeover)} for s in seats],
             "spectators": row.spectators,
+            "presence": presence_of(seats, row.spectators),
             "turn_timer": row.turn_timer,
             "deadline": _iso(row.deadline_at),
             "created_at": _iso(row.created_at),
@@ -1050,11 +1063,13 @@ class TablesService:
 
     # -------------------------------------------------------------------------------------- presence
 
-    async def write_presence(self, instance: str, counts: Mapping[str, Mapping[int | None, int]],
+    async def write_presence(self, instance: str, counts: Mapping[str, Mapping[int | None, tuple[int, int]]],
                              ttl: float) -> dict[str, dict[str, Any]]:
         """Replaces the presence rows of server process `instance` for these tables by its current counts of
-        connections per seat (None: spectators), then sets each table's connected seats and spectator count
-        from the rows of every process seen within `ttl` seconds. Returns what each table now shows."""
+        connections per seat (None: spectators), each (open, of which in a tab not hidden), then sets each
+        table's connected and away seats and spectator count from the rows of every process seen within `ttl`
+        seconds; a seat whose presence changes remembers since when. Returns what each table now shows
+        (`presence_of`)."""
         at = now()
         tables = sorted(counts)
         async with self._writer() as conn:
@@ -1068,43 +1083,51 @@ class TablesService:
             await conn.execute(delete(PRESENCE).where(PRESENCE.c.instance == instance,
                                                       PRESENCE.c.table_id.in_(tables)))
             rows = [{"instance": instance, "table_id": table_id, "seat": SPECTATOR_SEAT if seat is None else seat,
-                     "connections": n, "seen_at": at}
-                    for table_id in tables for seat, n in counts[table_id].items() if n > 0]
+                     "connections": n, "visible": visible, "seen_at": at}
+                    for table_id in tables for seat, (n, visible) in counts[table_id].items() if n > 0]
             if rows:
                 await conn.execute(insert(PRESENCE), rows)
             live = (await conn.execute(
-                select(PRESENCE.c.table_id, PRESENCE.c.seat, func.sum(PRESENCE.c.connections).label("n"))
+                select(PRESENCE.c.table_id, PRESENCE.c.seat, func.sum(PRESENCE.c.connections).label("n"),
+                       func.sum(PRESENCE.c.visible).label("visible"))
                 .where(PRESENCE.c.table_id.in_(tables), PRESENCE.c.seen_at > at - timedelta(seconds=ttl))
                 .group_by(PRESENCE.c.table_id, PRESENCE.c.seat))).all()
-            shown: dict[str, dict[str, Any]] = {t: {"connected": [], "spectators": 0} for t in tables}
+            spectators = {t: 0 for t in tables}
+            now_is: dict[tuple[str, int], tuple[bool, bool]] = {}  # (connected, away) of the seats with a socket
             for r in live:
                 if r.seat == SPECTATOR_SEAT:
-                    shown[r.table_id]["spectators"] += int(r.n)
+                    spectators[r.table_id] += int(r.n)
                 elif r.n > 0:
-                    shown[r.table_id]["connected"].append(r.seat)
-            for presence in shown.values():
-                presence["connected"].sort()
+                    now_is[(r.table_id, r.seat)] = (True, not r.visible)
             await conn.execute(update(TABLES).where(TABLES.c.id == bindparam("t"),
                                                     TABLES.c.spectators != bindparam("n"))
                                .values(spectators=bindparam("n")),
-                               [{"t": t, "n": p["spectators"]} for t, p in shown.items()])
-            await conn.execute(update(SEATS).where(SEATS.c.table_id.in_(tables), SEATS.c.connected)
-                               .values(connected=False))
-            connected = [{"t": t, "n": n} for t, p in shown.items() for n in p["connected"]]
-            if connected:
+                               [{"t": t, "n": n} for t, n in spectators.items()])
+            seats = select(SEATS.c.table_id, SEATS.c.number, SEATS.c.connected, SEATS.c.away,
+                           SEATS.c.presence_since).where(SEATS.c.table_id.in_(tables)).order_by(SEATS.c.number)
+            changed = [{"t": s.table_id, "n": s.number, "c": c, "a": a}
+                       for s in (await conn.execute(seats)).all()
+                       for c, a in [now_is.get((s.table_id, s.number), (False, False))]
+                       if (bool(s.connected), bool(s.away)) != (c, a)]
+            if changed:
                 await conn.execute(update(SEATS).where(SEATS.c.table_id == bindparam("t"),
                                                        SEATS.c.number == bindparam("n"))
-                                   .values(connected=True), connected)
-        return shown
+                                   .values(connected=bindparam("c"), away=bindparam("a"),
+                                           presence_since=at.replace(microsecond=0)), changed)
+            by_table: dict[str, list[Any]] = {t: [] for t in tables}
+            for s in (await conn.execute(seats)).all():
+                by_table[s.table_id].append(s)
+        return {t: presence_of(by_table[t], spectators[t]) for t in tables}
 
     async def read_presence(self, table_id: str) -> dict[str, Any]:
-        """Who is connected to the table as the database knows it: seats and the spectator count."""
+        """Who is at the table as the database knows it (`presence_of`)."""
         async with self.autocommit.connect() as conn:
-            seats = (await conn.execute(select(SEATS.c.number).where(SEATS.c.table_id == table_id, SEATS.c.connected)
-                                        .order_by(SEATS.c.number))).scalars().all()
+            seats = (await conn.execute(select(SEATS.c.number, SEATS.c.connected, SEATS.c.away,
+                                               SEATS.c.presence_since)
+                                        .where(SEATS.c.table_id == table_id).order_by(SEATS.c.number))).all()
             spectators = (await conn.execute(select(TABLES.c.spectators)
                                              .where(TABLES.c.id == table_id))).scalar() or 0
-        return {"connected": list(seats), "spectators": spectators}
+        return presence_of(seats, spectators)
 
     async def refresh_presence(self, instance: str, ttl: float) -> list[str]:
         """Keeps the presence rows of server process `instance` alive and deletes those of processes silent
@@ -1196,6 +1219,17 @@ def replay_problem(games: Mapping[str, Game], row: Any, actions: list[Any],
     if (row.status == FINISHED) != game.finished(state):
         return f"the status {row.status!r} does not match the replayed game"
     return None
+
+
+def presence_of(seats: Sequence[Any], spectators: int) -> dict[str, Any]:
+    """Who is at a table, as every page and socket shows it: the seats with a socket open ("connected"), of
+    which those whose every tab is hidden ("away"), since when each seat is as it is (ISO, by seat number;
+    None: never connected) and the spectator count. `seats`: rows with number, connected, away and
+    presence_since, in seat order."""
+    return {"connected": [s.number for s in seats if s.connected],
+            "away": [s.number for s in seats if s.connected and s.away],
+            "since": [_iso(s.presence_since) for s in seats],
+            "spectators": spectators}
 
 
 def _seat_facts(snap: Snapshot, n: int) -> dict[str, Any]:

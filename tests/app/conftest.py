@@ -7,6 +7,7 @@ import dataclasses
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -72,36 +73,34 @@ class ThreadServer:
         self.thread.join(timeout=15)
 
 
-@pytest.fixture(scope="session", params=BACKENDS)
-def live(request, postgres_server, tmp_path_factory) -> Iterator[LiveServer]:
-    """A real server (uvicorn, websockets) on each kind of database, shared by the tests of a session."""
-    url = fresh_database_url(request.param, postgres_server, tmp_path_factory.mktemp("live"), "live")
-    settings = Settings(database_url=url, benchmark=True, heartbeat=1.0)
+@contextmanager
+def running(backend: str, settings: Settings) -> Iterator[LiveServer]:
+    """A real server (uvicorn, websockets) with these settings, in a thread, while the block runs."""
     port = free_port()
     server = ThreadServer(settings, port)
     server.start()
     db = make_sync_engine(settings)
     try:
-        yield LiveServer(request.param, settings, f"http://127.0.0.1:{port}", db)
+        yield LiveServer(backend, settings, f"http://127.0.0.1:{port}", db)
     finally:
         server.stop()
         db.dispose()
+
+
+@pytest.fixture(scope="session", params=BACKENDS)
+def live(request, postgres_server, tmp_path_factory) -> Iterator[LiveServer]:
+    """A real server on each kind of database, shared by the tests of a session."""
+    url = fresh_database_url(request.param, postgres_server, tmp_path_factory.mktemp("live"), "live")
+    with running(request.param, Settings(database_url=url, benchmark=True, heartbeat=1.0)) as server:
+        yield server
 
 
 @pytest.fixture(scope="session")
 def live_pg(request, postgres_server, tmp_path_factory) -> Iterator[LiveServer]:
     """The same on Postgres only (for tests whose point does not depend on the database)."""
     url = postgres_server.create_database("livepg")
-    settings = Settings(database_url=url, benchmark=True, heartbeat=1.0)
-    port = free_port()
-    server = ThreadServer(settings, port)
-    server.start()
-    db = make_sync_engine(settings)
-    try:
-        yield LiveServer("postgres", settings, f"http://127.0.0.1:{port}", db)
-    finally:
-        server.stop()
-        db.dispose()
+    with running("postgres", Settings(database_url=url, benchmark=True, heartbeat=1.0)) as server:
+        yield server
 
 
 class ServerProcess(ProcessBase):

@@ -144,7 +144,7 @@ async def test_no_leak_over_the_wire(live_pg, slug, players):
         for raw in sock.raw:
             msg = json.loads(raw)
             if msg["type"] in ("presence", "ping", "pong", "ack"):
-                assert set(msg) <= {"type", "connected", "spectators", "version", "id"}
+                assert set(msg) <= {"type", "connected", "away", "since", "spectators", "version", "id"}
                 continue
             if msg["type"] == "chat":  # a seat reads the players' chat; the spectator both
                 readable = [m for s, written in chats.items() for m in written if seat is None or s is not None]
@@ -205,16 +205,28 @@ async def copy_in_process(site, table_id: str, state_text: str, seat_names: list
 
 
 async def page_bytes(site, table_id: str, viewer, version: int) -> list[str]:
-    """What a page's reader receives of a table: the page, the flash fragment of a stale action (a seat) and
-    the page socket's first message when it connects without `since` (the whole body)."""
+    """What a page's reader receives of a table: the page, the flash fragment of a stale action (a seat), the
+    answer without JavaScript to a stale post of its first legal action (the page asking to confirm a final
+    move, or the refusal), the refusal to hand another seat to a bot, and the page socket's first message when
+    it connects without `since` (the whole body)."""
     from tests.site.live_page import AsgiSocket
 
     out = [await site.get_page(table_id, viewer)]
     cookies = {} if viewer.seat is None else {seat_cookie(table_id): viewer.credential}
     if viewer.seat is not None:
+        seat_headers = {"Cookie": f"{seat_cookie(table_id)}={viewer.credential}"}
         r = await site.http.post(f"/t/{table_id}/act", data={"version": str(version + 1000), "action": '{"type":"x"}'},
-                                 headers={"HX-Request": "true",
-                                          "Cookie": f"{seat_cookie(table_id)}={viewer.credential}"})
+                                 headers={"HX-Request": "true", **seat_headers})
+        out.append(f"{r.status_code} {r.text}")
+        _version, view = await site.service.view(table_id, viewer.credential)
+        legal = view["game"]["legal_actions"]
+        if legal:
+            r = await site.http.post(f"/t/{table_id}/act", headers=seat_headers,
+                                     data={"version": str(version + 1000), "action": json.dumps(legal[0])})
+            out.append(f"{r.status_code} {r.headers.get('location')} {r.headers.get('set-cookie')} {r.text}")
+            site.http.cookies.clear()  # its flash is for this reader's next page, not for the other readers
+        other = (viewer.seat + 1) % len(view["table"]["seats"])
+        r = await site.http.post(f"/t/{table_id}/seats/{other}/bot", headers=seat_headers)
         out.append(f"{r.status_code} {r.text}")
     query = f"spectate={viewer.credential}" if viewer.seat is None else ""
     sock = await AsgiSocket(site.app, f"/ws/tables/{table_id}/html", query, cookies).open()

@@ -289,10 +289,11 @@ class InProcessSite:
         viewer.socket = await AsgiSocket(self.app, path, f"{query}&lang={lang}", cookies).open()
 
     async def act(self, table_id: str, viewer: Viewer, version: int, action: dict[str, Any]) -> None:
-        """An action posted by the page's form (htmx): the answer is the flash region."""
+        """An action posted by the page's form (htmx): the answer is the flash region. A move the view marks
+        final is posted as the page does once its player said yes to the question."""
         cookie = f"{seat_cookie(table_id)}={viewer.credential}"
-        r = await self.http.post(f"/t/{table_id}/act", data={"version": str(version), "action": json.dumps(action)},
-                                 headers={"HX-Request": "true", "Cookie": cookie})
+        r = await self.http.post(f"/t/{table_id}/act", headers={"HX-Request": "true", "Cookie": cookie},
+                                 data={"version": str(version), "action": json.dumps(action), "confirmed": "yes"})
         assert r.status_code == 200, r.text[:300]
         assert "flash show" not in r.text, f"the action was refused: {r.text[:300]}"
 

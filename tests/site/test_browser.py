@@ -49,7 +49,9 @@ CONTROLS_JS = """() => Array.from(document.querySelectorAll('#tb-body form.act')
   const sel = f.querySelector('select[name=action]');
   const btn = f.querySelector('button[type=submit]');
   return {i: i, pick: f.dataset.needPick || null, select: !!sel,
-          actions: sel ? Array.from(sel.options).map(o => o.value) : [btn.value]};
+          actions: sel ? Array.from(sel.options).map(o => o.value) : [btn.value],
+          asks: sel ? Array.from(sel.options).filter(o => o.dataset.confirm).map(o => o.value)
+                    : (f.dataset.confirm ? [btn.value] : [])};
 })"""
 
 UNNAMED_JS = """() => {
@@ -120,11 +122,12 @@ def wait_version(page, version: int, timeout: float = 15_000) -> tuple[int, bool
 
 # The live page's parts the socket keeps fresh, and the same page fetched afresh (by the page itself: same
 # cookies, same language) and parsed by the browser; what the page's script adds for the reader's own clicks
-# (the selection of a card or dice, htmx's transient classes) is left out of both.
+# (the selection of a card or dice, htmx's transient classes, what its clock counts) is left out of both.
 LIVE_AND_RELOADED_JS = """async () => {
   const strip = (root) => {
     root.querySelectorAll('[id^="pk-"]').forEach((e) => e.removeAttribute('id'));
     root.querySelectorAll('[data-pick-hint]').forEach((e) => { e.textContent = e.dataset.hintNone; });
+    root.querySelectorAll('[data-ticker]').forEach((e) => { e.textContent = ''; });  // the page's clock
     [root, ...root.querySelectorAll('*')].forEach((e) => {
       e.removeAttribute('aria-pressed');
       e.classList.remove('picked', 'shown', 'htmx-settling', 'htmx-swapping', 'htmx-added', 'htmx-request');
@@ -198,6 +201,8 @@ def play_one(page, slug: str, rng: random.Random) -> str:
         button = form.locator("button")
         button.wait_for(state="visible", timeout=5000)
         button.click()
+    if action in control["asks"]:  # a final move asks first: the player says yes
+        page.locator("#tb-ask [data-ask=yes]").click()
     return action
 
 
