@@ -17,7 +17,7 @@ from games import ALL_GAMES
 
 from tests.conftest import BACKENDS, fresh_database_url
 
-from .client import Socket, bearer, create_full, view
+from .client import Socket, bearer, create, create_full, view
 from .conftest import ServerProcess
 from .test_processes import stored
 
@@ -135,3 +135,27 @@ async def test_an_acknowledged_undo_survives_a_sigkill(backend, postgres_server,
     async with httpx.AsyncClient(base_url=restarted.base, timeout=20) as http:
         after = await view(http, table, table.tokens[seat])
         assert after["version"] == version + 1 and without_log(after["view"]["game"]) == without_log(before)
+
+
+async def test_a_step_that_may_be_taken_back_and_its_undo_keep_the_turn_clock(live):
+    """With a turn timer, placing and taking back in a loop must not hold the table forever: a step that may be
+    taken back and the undo keep the deadline; passing the dice starts the next player's."""
+    async with httpx.AsyncClient(base_url=live.base, timeout=20) as http:
+        table = await create(http, "alea_iacta_est", 2, turn_seconds=600)
+        for n in range(2):
+            r = await http.post(f"/api/tables/{table.id}/join", json={"invite": table.invite, "name": f"P{n}"})
+            table.tokens.append(r.json()["token"])
+
+        async def deadline() -> str:
+            return (await http.get(f"/api/tables/{table.id}")).json()["deadline"]
+
+        started = await deadline()
+        seat, version, _before = await place_in_forum(http, table)
+        assert await deadline() == started
+        r = await http.post(f"/api/tables/{table.id}/actions", headers=bearer(table.tokens[seat]),
+                            json={"version": version, "action": UNDO})
+        assert r.status_code == 200 and await deadline() == started
+        seat, version, _before = await place_in_forum(http, table)
+        r = await http.post(f"/api/tables/{table.id}/actions", headers=bearer(table.tokens[seat]),
+                            json={"version": version, "action": {"type": "end_turn"}})
+        assert r.status_code == 200 and await deadline() > started
