@@ -157,3 +157,20 @@ def test_3_3_5_a_templum_placement_asks_first():
     assert view["confirm"][view["legal_actions"].index(place)] == "aie.templum_final"
     placed = AIE.apply(state, seat, place)
     assert placed["turn"] != seat and all(UNDO not in AIE.legal_actions(placed, s) for s in range(4))
+
+
+def test_0_6_several_undos_in_a_row_walk_back_several_steps():
+    from tests.games.ave_cesar.test_rules import ac_state_with_one_seat_to_act
+
+    game = REGISTRY["ave_cesar"]
+    start, seat = ac_state_with_one_seat_to_act()
+    assert start["senators"][seat] >= 3
+    state = start
+    for _ in range(2):
+        state = game.apply(state, seat, {"type": "sell_senator"})
+    assert len(state["undo"]) == 2
+    once = game.apply(state, seat, UNDO)
+    assert once["senators"][seat] == start["senators"][seat] - 1 and UNDO in game.legal_actions(once, seat)
+    twice = game.apply(once, seat, UNDO)
+    assert {k: v for k, v in twice.items() if k != "log"} == {k: v for k, v in start.items() if k != "log"}
+    assert UNDO not in game.legal_actions(twice, seat)
