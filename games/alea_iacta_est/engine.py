@@ -80,8 +80,9 @@ class AleaIactaEst(Game):
 
     def action_bound(self, players: int) -> int:
         conf = components.SETUP[players]
-        # Per round: at most 8 placements per player, each followed by passing the dice; evaluation: one Fortuna choice per player, two
-        # Senate choices, one province per player, one patrician per column. Re-rolls: one chip each, and
+        # Per round: at most 8 placements per player, each followed by passing the dice (RULES 3.3.5);
+        # evaluation: one Fortuna choice per player, two Senate choices, one province per player, one
+        # patrician per column. Re-rolls: one chip each, and
         # a player never gets more chips than dice sent to the Latrina, at most 8 a round.
         per_round = 2 * components.DICE_PER_PLAYER * players + players + 2 + players + conf["columns"]
         return conf["rounds"] * (per_round + components.DICE_PER_PLAYER * players)

@@ -18,6 +18,6 @@ from .game import (
 )
 
 __all__ = [
-    "CORE_CONFIRMATIONS", "CORE_MESSAGES", "CORE_REFUSALS", "UNDO", "Action", "Game", "IllegalAction", "Option", "Seat", "State",
-    "clone", "log_entry", "log_visible", "score_line",
+    "CORE_CONFIRMATIONS", "CORE_MESSAGES", "CORE_REFUSALS", "UNDO", "Action", "Game", "IllegalAction", "Option",
+    "Seat", "State", "clone", "log_entry", "log_visible", "score_line",
 ]
