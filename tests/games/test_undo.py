@@ -174,3 +174,16 @@ def test_0_6_several_undos_in_a_row_walk_back_several_steps():
     twice = game.apply(once, seat, UNDO)
     assert {k: v for k, v in twice.items() if k != "log"} == {k: v for k, v in start.items() if k != "log"}
     assert UNDO not in game.legal_actions(twice, seat)
+
+
+def test_0_6_bots_never_take_a_move_back():
+    """Bots decide on the state without its undo window (InformationSet): with a placement that may be taken
+    back, their only move is passing the dice."""
+    from games.core.bots import Budget, Novice, Strong
+
+    state = AIE.setup(2, 5, {})
+    seat, place = first_placement(state, "forum")
+    placed = AIE.apply(state, seat, place)
+    assert UNDO in AIE.legal_actions(placed, seat)
+    for bot in (Novice(seed=1), Strong(seed=1, budget=Budget(iterations=20, seconds=None))):
+        assert bot.choose(AIE, placed, seat) == {"type": "end_turn"}
