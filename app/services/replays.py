@@ -99,7 +99,7 @@ class Replays:
 
 def replay_view(game: Game, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
     """A seat's view of a past state, without its legal actions (nothing can be played in a replay)."""
-    return {**game.view(state, seat), "legal_actions": []}
+    return {**game.view(state, seat), "legal_actions": [], "confirm": []}
 
 
 def step_body(game: Game, table: dict[str, Any], steps: list[dict[str, Any]], index: int, seat: int | None,

@@ -43,7 +43,7 @@ import orjson
 from sqlalchemy import bindparam, delete, false, func, insert, select, text, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from games.core import Game, IllegalAction
+from games.core import UNDO, Game, IllegalAction
 
 from ..models import (ABANDONED, ENDED, FINISHED, LOBBY, PLAYING, RECLAIM, SPECTATOR_SEAT, TAKEOVER, ActionLog,
                       AuditEntry, Presence, Seat, SeatChange, Table)
@@ -622,6 +622,10 @@ class TablesService:
         at = now()
         deadline = turn_deadline(snap.turn_timer, snap.seat_bots, game.to_act(new_state), at) \
             if snap.turn_timer else None
+        if snap.deadline is not None and deadline is not None and (action == UNDO or game.can_undo(new_state, seat)):
+            # A step that may be taken back, or taking one back, does not restart the turn's clock: placing and
+            # taking back in a loop must not hold the table forever (RULES 0.6).
+            deadline = datetime.fromisoformat(snap.deadline)
         params = {
             "id": snap.id, "old": snap.version, "new": snap.version + 1, "state": encoded,
             "status": FINISHED if finished else PLAYING, "finished": finished, "at": at,

@@ -86,7 +86,7 @@ class AleaHooks(BotHooks):
         kind = a["type"]
         if kind == "reroll":
             return game.move_weights.get(kind, 1.0)
-        if kind == "latrina":
+        if kind in ("latrina", "end_turn"):
             return 1.0
         building, dice = a["building"], a["dice"]
         k = len(dice)

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core import CORE_REFUSALS, Game, Seat, State
+from games.core import CORE_CONFIRMATIONS, CORE_MESSAGES, CORE_REFUSALS, Game, Seat, State
 from games.core.bots import MOVE_WEIGHTS
 
 from . import components, rules, scoring, view
-from .messages import MESSAGES, REFUSALS, render_args, waiting_for
+from .messages import CONFIRMATIONS, MESSAGES, REFUSALS, render_args, waiting_for
 
 
 class AleaIactaEst(Game):
@@ -24,9 +24,10 @@ class AleaIactaEst(Game):
     min_players = 2
     max_players = 5
     options = ()
-    rules_version = 1
-    messages = MESSAGES
+    rules_version = 2  # 2: a placement waits for "end_turn" before the next roll, so that it can be undone (3.3.5)
+    messages = {**CORE_MESSAGES, **MESSAGES}
     refusals = {**CORE_REFUSALS, **REFUSALS}
+    confirmations = {**CORE_CONFIRMATIONS, **CONFIRMATIONS}
 
     # ----------------------------------------------------------------------------------- set-up
 
@@ -51,13 +52,19 @@ class AleaIactaEst(Game):
         """As the core does, after turning this game's compact arguments into words (messages.py)."""
         return super().render_log({"key": entry["key"], "args": render_args(entry["args"], names)}, lang, names)
 
+    def keeps_undo(self, state: State, seat: Seat, action: dict[str, Any], after: State) -> bool:
+        return rules.keeps_undo(state, seat, action)
+
+    def confirmation(self, state: State, seat: Seat, action: dict[str, Any]) -> str | None:
+        return rules.confirmation(state, seat, action)
+
     def observe(self, state: State, seat: Seat | None) -> dict[str, Any]:
         return view.observe(state, seat)
 
     def score(self, state: State) -> dict[str, Any]:
         return scoring.score(state)
 
-    def resample(self, state: State, seat: Seat | None, seed: int) -> State:
+    def redraw(self, state: State, seat: Seat | None, seed: int) -> State:
         return view.resample(state, seat, seed, finished=self.finished(state))
 
     def reveal(self, state: State) -> list[dict[str, Any]]:
@@ -76,10 +83,11 @@ class AleaIactaEst(Game):
 
     def action_bound(self, players: int) -> int:
         conf = components.SETUP[players]
-        # Per round: at most 8 placements per player; evaluation: one Fortuna choice per player, two
-        # Senate choices, one province per player, one patrician per column. Re-rolls: one chip each, and
+        # Per round: at most 8 placements per player, each followed by passing the dice (RULES 3.3.5);
+        # evaluation: one Fortuna choice per player, two Senate choices, one province per player, one
+        # patrician per column. Re-rolls: one chip each, and
         # a player never gets more chips than dice sent to the Latrina, at most 8 a round.
-        per_round = components.DICE_PER_PLAYER * players + players + 2 + players + conf["columns"]
+        per_round = 2 * components.DICE_PER_PLAYER * players + players + 2 + players + conf["columns"]
         return conf["rounds"] * (per_round + components.DICE_PER_PLAYER * players)
 
     def playout_weight(self, state: State, seat: Seat, action: dict[str, Any]) -> float:

@@ -151,8 +151,17 @@ MESSAGES: dict[str, dict[str, str]] = {
 }
 
 
+# Why a move asks for a confirmation (rules.confirmation): code -> the sentence in each language.
+CONFIRMATIONS: dict[str, dict[str, str]] = {
+    "aie.templum_final": {"en": "A Templum placement draws Fortuna tiles: it cannot be taken back.",
+                          "fr": "Un placement au Templum fait piocher des jetons « faveur divine » : il ne pourra "
+                                "pas être repris."},
+}
+
+
 WAITING = {
     "turn": ("place dice in a building", "placer des dés dans un bâtiment"),
+    "end_turn": ("pass the dice", "passer les dés"),
     "fortuna": ("keep Fortuna tiles", "garder des jetons « faveur divine »"),
     "senate": ("keep a Senate card", "garder une carte sénat"),
     "castrum": ("choose a province", "choisir une province"),
@@ -162,9 +171,12 @@ WAITING = {
 
 def waiting_for(view: dict[str, Any], lang: str) -> str:
     """What the game waits for, after the names of the seats to act."""
-    return WAITING.get(view["phase"], ("play", "jouer"))[1 if lang == "fr" else 0]
+    phase = "end_turn" if view["phase"] == "turn" and not view["rolled"] else view["phase"]
+    return WAITING.get(phase, ("play", "jouer"))[1 if lang == "fr" else 0]
 # Why an action is refused (rules.refusal): code -> the sentence in each language.
 REFUSALS: dict[str, dict[str, str]] = {
+    "aie.now_end_turn": {"en": "Your dice are placed: pass the dice to the next player, or take back your move.",
+                         "fr": "Vos dés sont placés : passez les dés au joueur suivant, ou reprenez votre coup."},
     "aie.now_turn": {"en": "Now roll, re-roll or place dice.",
                      "fr": "À vous de relancer ou de placer des dés."},
     "aie.now_fortuna": {"en": "Now choose the Fortuna tiles you keep.",

@@ -272,6 +272,8 @@ def play(state: State, seat: Seat, action: dict[str, Any]) -> None:
         place(state, seat, action["building"], action["dice"])
     elif kind == "latrina":
         latrina_forced(state, seat, action["die"])
+    elif kind == "end_turn":
+        end_turn(state, seat)
     elif kind == "keep_fortuna":
         keep_fortuna(state, seat, action["tiles"])
         if not any(state["fortuna_keep"]):
@@ -298,7 +300,13 @@ def placements(state: State, seat: Seat, counts: Counts) -> list[tuple[str, tupl
     return out
 
 
+END_TURN = {"type": "end_turn"}
+
+
 def turn_moves(state: State, seat: Seat) -> list[dict[str, Any]]:
+    if not state["rolled"]:
+        # RULES 3.3.5: the placement is made, the next player has not rolled yet: pass the dice (or undo).
+        return [dict(END_TURN)]
     counts = counts_of(state["rolled"])
     moves: list[dict[str, Any]] = [{"type": "place", "building": b, "dice": list(d)}
                                    for b, d in placements(state, seat, counts)]
@@ -363,7 +371,7 @@ def place(state: State, seat: Seat, building: str, dice: list[int]) -> None:
         drawn = draw_fortuna(state, seat, len(dice))
         if drawn:
             state["log"].append(log_entry("fortuna_draw_own", to=[seat], tiles=packed(sorted(drawn))))
-        end_turn(state, seat)
+        end_turn(state, seat)  # RULES 3.3.5: the tiles drawn cannot be put back, so nothing waits for an undo
         return
     state["log"].append(log_entry("place", seat=seat, roll=roll, dice=packed(dice), building=building))
     if building == SENATUS:
@@ -376,7 +384,6 @@ def place(state: State, seat: Seat, building: str, dice: list[int]) -> None:
         for owner, value in out:
             state["latrina"][owner] += 1
             state["log"].append(log_entry("forum_out", owner_seat=owner, die=value))
-    end_turn(state, seat)
 
 
 def latrina_forced(state: State, seat: Seat, die: int) -> None:
@@ -385,7 +392,20 @@ def latrina_forced(state: State, seat: Seat, die: int) -> None:
     state["rolled"] = []
     state["unplaced"][seat] -= 1
     state["latrina"][seat] += 1
-    end_turn(state, seat)
+
+
+def keeps_undo(state: State, seat: Seat, action: dict[str, Any]) -> bool:
+    """RULES 3.3.5: a placement may be taken back until the player passes the dice, which rolls the next
+    player's dice; a Templum placement draws Fortuna tiles and ends the turn at once. Re-rolls roll (the core
+    closes the window on any roll) and the evaluation's choices are each answered by the next seat."""
+    return action["type"] == "latrina" or (action["type"] == "place" and action["building"] != TEMPLUM)
+
+
+def confirmation(state: State, seat: Seat, action: dict[str, Any]) -> str | None:
+    """RULES 3.3.5: a Templum placement draws Fortuna tiles at once, so it cannot be taken back."""
+    if action["type"] == "place" and action["building"] == TEMPLUM:
+        return "aie.templum_final"
+    return None
 
 
 def end_turn(state: State, seat: Seat) -> None:
@@ -640,7 +660,9 @@ def refusal(state: State, seat: Seat, action: dict[str, Any]) -> tuple[str, dict
     seat may know only."""
     kind = action.get("type")
     phase = state["phase"]
-    expected = {"turn": ("reroll", "place", "latrina"), "fortuna": ("keep_fortuna",),
+    if phase == "turn" and not state["rolled"] and kind != "end_turn":
+        return "aie.now_end_turn", {}
+    expected = {"turn": ("reroll", "place", "latrina", "end_turn"), "fortuna": ("keep_fortuna",),
                 "senate": ("keep_senate",), "castrum": ("take_province",), "forum": ("take_patrician",)}
     if kind not in expected.get(phase, ()):
         return {"turn": "aie.now_turn", "fortuna": "aie.now_fortuna", "senate": "aie.now_senate",

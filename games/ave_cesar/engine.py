@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core import CORE_REFUSALS, Action, Game, Option, Seat, State
+from games.core import CORE_CONFIRMATIONS, CORE_MESSAGES, CORE_REFUSALS, Action, Game, Option, Seat, State
 from games.core.bots import MOVE_WEIGHTS
 
 from . import components, rules, scoring, view
-from .messages import MESSAGES, REFUSALS, render_args, waiting_for
+from .messages import CONFIRMATIONS, MESSAGES, REFUSALS, render_args, waiting_for
 
 
 class AveCesar(Game):
@@ -22,8 +22,9 @@ class AveCesar(Game):
     min_players = 3
     max_players = 5
     rules_version = 1
-    messages = MESSAGES
+    messages = {**CORE_MESSAGES, **MESSAGES}
     refusals = {**CORE_REFUSALS, **REFUSALS}
+    confirmations = {**CORE_CONFIRMATIONS, **CONFIRMATIONS}
     options = (
         Option("influence", False, (False, True),
                en="Influence variant: players + 1 random influence cards are drafted before the first turn, "
@@ -69,7 +70,13 @@ class AveCesar(Game):
     def score(self, state: State) -> dict[str, Any]:
         return scoring.score(state)
 
-    def resample(self, state: State, seat: Seat | None, seed: int) -> State:
+    def keeps_undo(self, state: State, seat: Seat, action: Action, after: State) -> bool:
+        return rules.keeps_undo(state, seat, action, after)
+
+    def confirmation(self, state: State, seat: Seat, action: Action) -> str | None:
+        return rules.confirmation(state, seat, action)
+
+    def redraw(self, state: State, seat: Seat | None, seed: int) -> State:
         return view.resample(state, seat, seed)
 
     def reveal(self, state: State) -> list[dict[str, Any]]:

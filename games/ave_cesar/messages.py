@@ -133,6 +133,15 @@ def waiting_for(view: dict[str, Any], lang: str) -> str:
     """What the game waits for, after the names of the seats to act."""
     return WAITING.get(view["phase"], ("play", "jouer"))[1 if lang == "fr" else 0]
 # Why an action is refused (rules.refusal): code -> the sentence in each language.
+# Why a move asks for a confirmation (rules.confirmation): code -> the sentence in each language.
+CONFIRMATIONS: dict[str, dict[str, str]] = {
+    "ac.last_senator": {"en": "This is your last senator: selling it puts you out of the game.",
+                        "fr": "C'est votre dernier sénateur : le vendre vous élimine de la partie."},
+    "ac.sealed_bid": {"en": "A sealed bid cannot be changed once given.",
+                      "fr": "Une mise secrète ne peut plus être changée une fois donnée."},
+}
+
+
 REFUSALS: dict[str, dict[str, str]] = {
     "ac.only_draft": {"en": "Now you may only choose an influence card (or sell a senator).",
                       "fr": "Vous pouvez seulement choisir une carte Influence (ou vendre un sénateur)."},

@@ -408,6 +408,26 @@ def _sell_senator(state: State, seat: int, action: Action) -> None:
         eliminate(state, seat)
 
 
+def keeps_undo(state: State, seat: int, action: Action, after: State) -> bool:
+    """What a player may take back (RULES 2.8.5): selling a senator that does not put him out (the sale and its
+    price are public) and choosing the Extortion when nobody holds the Prefects (its income is public; the
+    target comes next, his own choice). Every other move turns up a card, collects a hidden bid or asks
+    another seat to answer."""
+    if action["type"] == "sell_senator":
+        return not after["out"][seat]
+    return action["type"] == "extortion"
+
+
+def confirmation(state: State, seat: int, action: Action) -> str | None:
+    """RULES 2.8.5: selling one's last senator puts one out of the game (2.8.2), and a sealed bid is collected
+    with the others (0.3): neither can be taken back, so the page asks first."""
+    if action["type"] == "sell_senator" and state["senators"][seat] == 1:
+        return "ac.last_senator"
+    if action["type"] == "seal_bid":
+        return "ac.sealed_bid"
+    return None
+
+
 # ------------------------------------------------------------------------------- draft (2.2.5)
 
 def _draft(state: State, seat: int, action: Action) -> None:

@@ -90,7 +90,7 @@ class BenchCards(Game):
             "tiebreak": None,
         }
 
-    def resample(self, state: State, seat: Seat | None, seed: int) -> State:
+    def redraw(self, state: State, seat: Seat | None, seed: int) -> State:
         new = dict(state)
         hidden_hands = [s for s in range(state["players"]) if s != seat]
         unknown = sorted(state["deck"] + [c for s in hidden_hands for c in state["hands"][s]])

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core import CORE_REFUSALS, Action, Game, Option, Seat, State
+from games.core import CORE_CONFIRMATIONS, CORE_MESSAGES, CORE_REFUSALS, Action, Game, Option, Seat, State
 from games.core.bots import MOVE_WEIGHTS
 
 from . import components, rules, scoring, view
-from .messages import MESSAGES, REFUSALS, render_args, waiting_for
+from .messages import CONFIRMATIONS, MESSAGES, REFUSALS, render_args, waiting_for
 
 
 class CesarCleopatre(Game):
@@ -51,8 +51,9 @@ class CesarCleopatre(Game):
                fr="À égalité de points, le joueur qui a le plus de patriciens gagne (sinon, match nul).",
                label_en="Break ties by patricians", label_fr="Départager par les patriciens"),
     )
-    messages = MESSAGES
+    messages = {**CORE_MESSAGES, **MESSAGES}
     refusals = {**CORE_REFUSALS, **REFUSALS}
+    confirmations = {**CORE_CONFIRMATIONS, **CONFIRMATIONS}
 
     # ------------------------------------------------------------------------------------- hooks
 
@@ -71,6 +72,12 @@ class CesarCleopatre(Game):
     def play(self, state: State, seat: Seat, action: Action) -> None:
         rules.play(state, seat, action)
 
+    def keeps_undo(self, state: State, seat: Seat, action: Action, after: State) -> bool:
+        return rules.keeps_undo(state, seat, action, after)
+
+    def confirmation(self, state: State, seat: Seat, action: Action) -> str | None:
+        return rules.confirmation(state, seat, action)
+
     def copy(self, state: State) -> State:
         return rules.copy_state(state)
 
@@ -80,7 +87,7 @@ class CesarCleopatre(Game):
     def score(self, state: State) -> dict[str, Any]:
         return scoring.score(state)
 
-    def resample(self, state: State, seat: Seat | None, seed: int) -> State:
+    def redraw(self, state: State, seat: Seat | None, seed: int) -> State:
         return view.resample(state, seat, seed)
 
     def reveal(self, state: State) -> list[dict[str, Any]]:

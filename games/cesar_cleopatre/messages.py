@@ -153,6 +153,14 @@ def waiting_for(view: dict[str, Any], lang: str) -> str:
             "poser de l'influence, jouer une carte Manipulation ou rester passif")[i]
 
 
+# Why a move asks for a confirmation (rules.confirmation): code -> the sentence in each language.
+CONFIRMATIONS: dict[str, dict[str, str]] = {
+    "cc.turn_with_actions_unused": {
+        "en": "Drawing now ends your turn without the action card you could still play.",
+        "fr": "Piocher maintenant termine votre tour sans la carte Manipulation que vous pouviez encore jouer."},
+}
+
+
 WAITING = {
     "setup": ("place a face-down card at each group", "poser une carte face cachée devant chaque groupe"),
     "spy": ("choose a card of the spied hand", "choisir une carte de la main espionnée"),

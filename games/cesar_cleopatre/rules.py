@@ -429,6 +429,29 @@ def play(state: State, seat: int, action: Action) -> None:
             after_refill(state)
 
 
+# --- undo and confirmations
+
+
+def keeps_undo(state: State, p: int, action: Action, after: State) -> bool:
+    """What an active player may take back (RULES 1.4.9): staying passive (nothing is shown before the
+    exchange's discard) and a face-down placement that leaves the turn waiting for him (a face-up card has
+    been seen; a placement that completes the turn goes on to votes or the refill, which draw cards). An
+    announced action card opens the opponent's Veto window, and every draw shows a card: both close it."""
+    if action["type"] == "passive":
+        return True
+    return (action["type"] == "place" and action["face"] == "down" and state["phase"] == "turn"
+            and after["phase"] == "turn" and after["t"]["action"] == "none")
+
+
+def confirmation(state: State, p: int, action: Action) -> str | None:
+    """RULES 1.4.9: the first draw of an active turn (or ending it with nothing to draw) gives up the
+    turn's action card; when one could still be played, the page asks first."""
+    if (action["type"] in ("draw", "refill", "end_turn") and state["phase"] == "turn"
+            and state["t"]["action"] == "none" and action_moves(state, p)):
+        return "cc.turn_with_actions_unused"
+    return None
+
+
 # --- setup
 
 

@@ -1,7 +1,10 @@
 """The engine contract shared by every game (see game.py) and its randomness (rng.py)."""
 
 from .game import (
+    CORE_CONFIRMATIONS,
+    CORE_MESSAGES,
     CORE_REFUSALS,
+    UNDO,
     Action,
     Game,
     IllegalAction,
@@ -16,6 +19,6 @@ from .game import (
 )
 
 __all__ = [
-    "CORE_REFUSALS", "Action", "Game", "IllegalAction", "Option", "Seat", "State",
-    "clone", "log_entry", "log_visible", "reveal_line", "score_line",
+    "CORE_CONFIRMATIONS", "CORE_MESSAGES", "CORE_REFUSALS", "UNDO", "Action", "Game", "IllegalAction", "Option",
+    "Seat", "State", "clone", "log_entry", "log_visible", "reveal_line", "score_line",
 ]

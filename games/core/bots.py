@@ -43,7 +43,7 @@ from typing import Any, ClassVar, Sequence
 import orjson
 
 from . import rng
-from .game import Action, Game, Seat, State
+from .game import Action, Game, Seat, State, without_undo
 
 # How often random playouts and bots take a kind of move, per game, against 1 for a kind not listed. The
 # random playouts (the game's `playout_weight`: conformance suite, golden playthroughs, novice bots) and the
@@ -245,7 +245,8 @@ class InformationSet:
     def __init__(self, game: Game, state: State, seat: Seat, seed: int):
         self.game = game
         self.seat = seat
-        self._sample = game.resample(state, seat, seed)
+        # Without the undo window: a bot never takes a move back (nothing in the search could use it).
+        self._sample = game.resample(without_undo(state), seat, seed)
         self._fresh = hooks_for(game).fresh_resample
 
     @property

@@ -16,7 +16,11 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from . import rng
-from .game import Action, Game, IllegalAction, Seat, State
+from .game import UNDO, UNDO_KEY, Action, Game, IllegalAction, Seat, State, log_entry, without_undo
+
+# How often the conformance suite's random playouts take back a move when they may (against 1 for a move of
+# weight 1): rarely, so that games still end. Golden playthroughs and the other callers of `random_step` never do.
+UNDO_WEIGHT = 0.05
 
 
 @dataclass
@@ -49,19 +53,24 @@ def pick(holder: dict[str, Any], items: list[Any], weights: list[float] | None =
     return items[-1]
 
 
-def random_step(game: Game, state: State, holder: dict[str, Any]) -> tuple[Seat, Action]:
+def random_step(game: Game, state: State, holder: dict[str, Any], undo_weight: float = 0.0) -> tuple[Seat, Action]:
     """One random legal (seat, action): a seat among those to act, then one of its actions, weighted by
-    the game's `playout_weight` hook when it has one."""
+    the game's `playout_weight` hook when it has one; an undo only with a positive `undo_weight`."""
     seat = pick(holder, sorted(game.to_act(state)))
     actions = game.legal_actions(state, seat)
+    if not undo_weight:
+        actions = [a for a in actions if a != UNDO]
     assert actions, f"seat {seat} is to act but has no legal action"
     weigh = getattr(game, "playout_weight", None)
-    weights = [weigh(state, seat, a) for a in actions] if weigh else None
+    weights = [undo_weight if a == UNDO else weigh(state, seat, a) for a in actions] if weigh else None
+    if weights is None and undo_weight:
+        weights = [undo_weight if a == UNDO else 1.0 for a in actions]
     return seat, pick(holder, actions, weights)
 
 
 def random_game(game: Game, players: int, seed: int, options: dict[str, Any], policy_seed: int,
-                visit: Callable[[State, int], None] | None = None) -> tuple[State, list[tuple[Seat, Action]]]:
+                visit: Callable[[State, int], None] | None = None,
+                undo_weight: float = 0.0) -> tuple[State, list[tuple[Seat, Action]]]:
     """Plays one random game to the end; returns the final state and the actions taken."""
     state = game.setup(players, seed, options)
     holder = {"rng": rng.seed_state(policy_seed)}
@@ -71,7 +80,7 @@ def random_game(game: Game, players: int, seed: int, options: dict[str, Any], po
         if visit:
             visit(state, len(history))
         assert len(history) < bound, f"{game.slug}: no end after {bound} actions (seed {seed})"
-        seat, action = random_step(game, state, holder)
+        seat, action = random_step(game, state, holder, undo_weight)
         state = game.apply(state, seat, action)
         history.append((seat, action))
     assert game.to_act(state) == frozenset(), "a finished game has nobody to act"
@@ -120,7 +129,8 @@ def mutable_parts(data: Any, log: Any = None) -> dict[int, Any]:
 
 def check_copy_shares_nothing(game: Game, state: State) -> None:
     """`copy` gives an equal state that `play` may mutate without touching the original: no list or dict
-    is shared, but the log entries (never changed once written)."""
+    is shared, but the log entries (never changed once written). The core never hands it the undo window."""
+    state = without_undo(state)
     copy = game.copy(state)
     assert copy == state, "a copy equals the state"
     before = mutable_parts(state, log=state.get("log"))
@@ -135,7 +145,22 @@ def check_views_plain(game: Game, state: State) -> None:
         assert json.loads(json.dumps(view)) == view, f"the view of seat {seat} is plain JSON"
         for action in view["legal_actions"]:
             assert isinstance(action, dict) and isinstance(action.get("type"), str), "actions are {type: ...}"
+        check_confirm(game, view["legal_actions"], view["confirm"], view["players"])
         assert "rng" not in json.dumps(view), "no view names the PRNG"
+
+
+def check_confirm(game: Game, actions: list[Action], confirm: list[str | None], players: int) -> set[str]:
+    """A view's "confirm" runs parallel to its legal actions, and each reason is a code of the game's
+    `confirmations` that renders in English and French. Returns the codes met."""
+    assert len(confirm) == len(actions), f"{game.slug}: confirm is not parallel to legal_actions"
+    codes = {code for code in confirm if code is not None}
+    for code in codes:
+        assert code in game.confirmations, f"{game.slug}: confirmation code {code!r} has no text"
+        for lang in ("en", "fr"):
+            text = game.confirmation_text(code, {}, lang, names=[f"P{s}" for s in range(players)])
+            assert text and "{" not in text and text == game.confirmations[code][lang], \
+                f"{game.slug}: {code} does not render in {lang}: {text!r}"
+    return codes
 
 
 def mutations(action: Action) -> list[Any]:
@@ -277,7 +302,8 @@ def run_conformance(game: Game, players: int, options: dict[str, Any], seeds: ra
             if step == 0 or rng.below(holder, max(1, expected_length // (4 * samples_per_game))) == 0:
                 sampled.append(state)
 
-        final, history = random_game(game, players, seed, options, policy_seed=seed, visit=visit)
+        final, history = random_game(game, players, seed, options, policy_seed=seed, visit=visit,
+                                     undo_weight=UNDO_WEIGHT)
         report.games += 1
         report.actions += len(history)
         report.lengths.append(len(history))
@@ -299,4 +325,91 @@ def run_conformance(game: Game, players: int, options: dict[str, Any], seeds: ra
             report.resample_changed += changed
         if seed % 10 == 0:
             check_determinism(game, players, seed, options, history, final)
+    return report
+
+
+# ------------------------------------------------------------------------------------------------ undo
+
+
+def check_undo_window(game: Game, before: State, seat: Seat, action: Action, after: State) -> bool:
+    """Right after `seat` played `action` on `before`, undo is offered only if the step drew no random number
+    (no roll, no shuffle), left `seat` alone to act before and after (nobody else was asked to answer, no
+    sealed choice collected), and taught `seat` nothing (in any world `seat` could not tell from `before`, the
+    same step shows it the same view), and then to `seat` only. Returns whether undo is offered."""
+    offered = [s for s in sorted(game.to_act(after)) if game.can_undo(after, s)]
+    if action == UNDO or not offered:
+        return False
+    assert offered == [seat], f"{game.slug}: undo offered to {offered} after a step of seat {seat}"
+    assert after["rng"] == before["rng"], f"{game.slug}: undo offered after {action!r}, which drew at random"
+    assert game.to_act(before) == {seat} == game.to_act(after), \
+        f"{game.slug}: undo offered after {action!r}, though another seat was or is to act"
+    return True
+
+
+def check_undo_restores(game: Game, before: State, seat: Seat, action: Action, after: State, seed: int) -> None:
+    """Undo offered after `seat` played `action` on `before`: it gives `before` back exactly, but for one public
+    log entry, and so every seat's and the spectator's view (legal actions and confirmations included); the
+    step had shown `seat` nothing it could not know (replayed in a world resampled for `seat`, it gives `seat`
+    the same view); and for every other viewer, undo in a world resampled for it shows it what it saw before
+    the step: taking a move back reveals nothing."""
+    assert game.legal_actions(after, seat)[-1] == UNDO, f"{game.slug}: undo allowed but not listed last"
+    undone = game.apply(after, seat, UNDO)
+    check_roundtrip(game, undone)
+    entry = log_entry("core.undo", seat=seat)
+    assert undone.get("log") == [*before.get("log", ()), entry], f"{game.slug}: undo does not restore the log"
+    rest = {k: v for k, v in undone.items() if k != "log"}
+    assert rest == {k: v for k, v in before.items() if k != "log"}, \
+        f"{game.slug}: undo of {action!r} does not restore the state"
+    for viewer in [*range(before["players"]), None]:
+        was, now = game.view(before, viewer), game.view(undone, viewer)
+        assert now["log"][-1]["key"] == "core.undo" and now["log"][:-1] == was["log"], \
+            f"{game.slug}: the log after an undo is not the log before the step and one public entry"
+        assert {**now, "log": None} == {**was, "log": None}, \
+            f"{game.slug}: the view of {viewer} after undoing {action!r} is not the view before it"
+    twin = game.apply(game.resample(before, seat, seed), seat, action)
+    assert game.view(twin, seat) == game.view(after, seat), \
+        f"{game.slug}: undo offered after {action!r}, which showed seat {seat} something new"
+    for viewer in [*range(before["players"]), None]:
+        if viewer != seat:
+            world = game.resample(after, viewer, seed)
+            assert game.view(game.apply(world, seat, UNDO), viewer) == game.view(undone, viewer), \
+                f"{game.slug}: undoing {action!r} shows {viewer} something it had not seen"
+
+
+@dataclass
+class UndoReport:
+    games: int = 0
+    offered: int = 0  # steps after which undo was offered
+    restored: int = 0  # of them, checked in full (check_undo_restores)
+    taken: int = 0  # undos the random playouts took
+    confirmations: set[str] = field(default_factory=set)  # the confirmation codes met in the actors' views
+
+
+def run_undo_checks(game: Game, players: int, options: dict[str, Any], seeds: range,
+                    full_checks_per_game: int = 3) -> UndoReport:
+    """Random games (taking back a move now and then) over `seeds`: after every step, the undo window is
+    checked (check_undo_window); after a few steps per game that left it open, undo is checked in full."""
+    report = UndoReport()
+    for seed in seeds:
+        holder = {"rng": rng.seed_state(seed * 6151 + 3)}
+        policy = {"rng": rng.seed_state(seed)}
+        state = game.setup(players, seed, options)
+        bound, steps = game.action_bound(players), 0
+        full = 0
+        while not game.finished(state):
+            assert steps < bound, f"{game.slug}: no end after {bound} actions with undos (seed {seed})"
+            seat, action = random_step(game, state, policy, UNDO_WEIGHT)
+            legal = game.legal_actions(state, seat)
+            report.confirmations |= check_confirm(game, legal, game.confirm(state, seat, legal), players)
+            after = game.apply(state, seat, action)
+            steps += 1
+            report.taken += action == UNDO
+            if check_undo_window(game, state, seat, action, after):
+                report.offered += 1
+                if full < full_checks_per_game and rng.below(holder, 4) == 0:
+                    check_undo_restores(game, state, seat, action, after, seed=seed * 17 + steps)
+                    full += 1
+                    report.restored += 1
+            state = after
+        report.games += 1
     return report

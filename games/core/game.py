@@ -24,7 +24,13 @@ Action = dict[str, Any]
 Seat = int
 
 # Keys the core adds to every view; a game's own view part may not use them.
-CORE_VIEW_KEYS = ("game", "seat", "players", "to_act", "legal_actions", "finished", "outcome", "log")
+CORE_VIEW_KEYS = ("game", "seat", "players", "to_act", "legal_actions", "confirm", "finished", "outcome", "log")
+
+# Taking back one's own last step (see `Game.apply`): an ordinary legal action, offered by the core.
+UNDO: dict[str, Any] = {"type": "undo"}
+# Where a state keeps its undo window: the states before each step that may still be taken back, last on top.
+# Never in a view; `Game.resample` redraws each of them as it does the state.
+UNDO_KEY = "undo"
 
 
 class IllegalAction(Exception):
@@ -52,7 +58,18 @@ CORE_REFUSALS: dict[str, dict[str, str]] = {
     "core.no_such_seat": {"en": "There is no such seat at this table.", "fr": "Cette table n'a pas cette place."},
     "core.not_your_turn": {"en": "It is not your turn to act.", "fr": "Ce n'est pas à vous de jouer."},
     "core.not_allowed": {"en": "That move is not allowed now.", "fr": "Ce coup n'est pas permis maintenant."},
+    "core.no_undo": {"en": "There is no move of yours to take back now.",
+                     "fr": "Vous n'avez aucun coup à reprendre maintenant."},
 }
+
+# The log entries the core writes; each game's `messages` starts with them.
+CORE_MESSAGES: dict[str, dict[str, str]] = {
+    "core.undo": {"en": "{seat} took back a move.", "fr": "{seat} a repris un coup."},
+}
+
+# Why a legal action asks for a confirmation (the view's "confirm"): the core has no reason of its own, each
+# game's `confirmations` starts with these (none yet) and adds its own.
+CORE_CONFIRMATIONS: dict[str, dict[str, str]] = {}
 
 
 @dataclass(frozen=True)
@@ -142,9 +159,11 @@ class Game:
     options: ClassVar[tuple[Option, ...]] = ()
     rules_version: ClassVar[int] = 1
     # Log message templates: key -> {"en": "...{seat}...", "fr": "..."}; args ending in "seat" are seats.
-    messages: ClassVar[dict[str, dict[str, str]]] = {}
+    messages: ClassVar[dict[str, dict[str, str]]] = CORE_MESSAGES
     # Refusal templates, the same way: code -> {"en", "fr"}; the core's and then the game's own.
     refusals: ClassVar[dict[str, dict[str, str]]] = CORE_REFUSALS
+    # Why a move asks for a confirmation, the same way: code -> {"en", "fr"}; the core's and then the game's own.
+    confirmations: ClassVar[dict[str, dict[str, str]]] = CORE_CONFIRMATIONS
     # How often random playouts and bots take each kind of move (games.core.bots.MOVE_WEIGHTS); 1 if not listed.
     move_weights: ClassVar[dict[str, float]] = {}
     # The last (state, seat, moves) that legal_actions computed (see there).
@@ -176,6 +195,7 @@ class Game:
         return frozenset(self.actors(state))
 
     def legal_actions(self, state: State, seat: Seat | None) -> list[Action]:
+        """The game's moves for `seat`, then `UNDO` when `seat` may take back its last step."""
         if seat is None or seat not in self.to_act(state):
             return []
         moves = self.moves(state, seat)
@@ -183,7 +203,17 @@ class Game:
         # legal actions and then applies one of them. States are values (nothing mutates a state once
         # built), so the same object means the same moves; the caller gets copies it may change freely.
         self._last_moves = (state, seat, moves)
-        return [dict(a) for a in moves]
+        return [dict(a) for a in moves] + ([dict(UNDO)] if self.can_undo(state, seat) else [])
+
+    def can_undo(self, state: State, seat: Seat) -> bool:
+        """May `seat` take back its last step? Only inside the window `apply` keeps open (see there)."""
+        window = state.get(UNDO_KEY)
+        return bool(window) and window[-1]["seat"] == seat and seat in self.to_act(state)
+
+    def confirm(self, state: State, seat: Seat, actions: list[Action]) -> list[str | None]:
+        """Parallel to `actions` (the legal actions of `seat`): None, or the code of `confirmations` that says
+        why that move asks for a confirmation (it cannot be taken back and it matters)."""
+        return [None if action == UNDO else self.confirmation(state, seat, action) for action in actions]
 
     def apply(self, state: State, seat: Seat, action: Any) -> State:
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
@@ -194,13 +224,36 @@ class Game:
             raise self.illegal("core.no_such_seat")
         if seat not in self.to_act(state):
             raise self.illegal("core.not_your_turn")
+        if action["type"] == UNDO["type"]:
+            if action != UNDO or not self.can_undo(state, seat):
+                raise self.illegal("core.no_undo")
+            return self.undone(state, seat)
         last = self._last_moves
         moves = last[2] if last[0] is state and last[1] == seat else self.moves(state, seat)
         if action not in moves:
             raise self.illegal(*(self.refusal(state, seat, action) or ("core.not_allowed", {})))
-        new_state = self.copy(state)
+        before = without_undo(state)
+        new_state = self.copy(before)
         self.play(new_state, seat, action)
+        # The undo window stays open while the same seat alone goes on acting, no random number was drawn
+        # (no roll, no shuffle) and the game says the step revealed nothing (`keeps_undo`); any other step
+        # closes it for good.
+        if (self.to_act(state) == {seat} == self.to_act(new_state) and new_state["rng"] == state["rng"]
+                and self.keeps_undo(state, seat, action, new_state)):
+            log = before.get("log", ())
+            step = {"seat": seat, "log": len(log), "state": {k: v for k, v in before.items() if k != "log"}}
+            new_state[UNDO_KEY] = [*state.get(UNDO_KEY, ()), step]
         return new_state
+
+    def undone(self, state: State, seat: Seat) -> State:
+        """The state before `seat`'s last step, exactly, but for the public log entry that says so."""
+        *below, step = state[UNDO_KEY]
+        restored = dict(step["state"])  # shares its parts with `state`: states are never mutated once built
+        if "log" in state:
+            restored["log"] = [*state["log"][:step["log"]], log_entry("core.undo", seat=seat)]
+        if below:
+            restored[UNDO_KEY] = below
+        return restored
 
     def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
         """Everything `seat` (None: a spectator) may know, and nothing else."""
@@ -208,6 +261,7 @@ class Game:
             raise ValueError("no such seat")
         finished = self.finished(state)
         own = self.observe(state, seat)
+        legal = self.legal_actions(state, seat)
         clash = set(own) & set(CORE_VIEW_KEYS)
         assert not clash, f"a game view may not use the core keys {clash}"
         return {
@@ -215,7 +269,8 @@ class Game:
             "seat": seat,
             "players": state_players(state),
             "to_act": sorted(self.to_act(state)),
-            "legal_actions": self.legal_actions(state, seat),
+            "legal_actions": legal,
+            "confirm": self.confirm(state, seat, legal) if legal else [],
             "finished": finished,
             "outcome": self.score(state) if finished else None,
             "log": [{"key": e["key"], "args": e["args"]} for e in state.get("log", ())
@@ -242,6 +297,25 @@ class Game:
     def render_log(self, entry: dict[str, Any], lang: str, names: list[str]) -> str:
         """One visible log entry in words; args whose name ends in "seat" become player names."""
         return render(self.messages, entry["key"], entry["args"], lang, names)
+
+    def confirmation_text(self, code: str, args: dict[str, Any], lang: str, names: list[str] | None = None) -> str:
+        """Why a move asks for a confirmation, in words (a code of the view's "confirm"), as `refusal_text`."""
+        return render(self.confirmations, code, args, lang, names)
+
+    def resample(self, state: State, seat: Seat | None, seed: int) -> State:
+        """A state `seat` cannot tell apart from `state`: everything it cannot know (other hands, deck orders,
+        face-down cards, secret missions, hidden money, the PRNG) drawn anew from `seed` by the game's
+        `redraw`, and so is each state of the undo window, each as that seat saw it then."""
+        window = state.get(UNDO_KEY)
+        new_state = self.redraw(without_undo(state), seat, seed)
+        if window:
+            new_state[UNDO_KEY] = []
+            for step in window:
+                earlier = self.redraw({**step["state"], "log": state.get("log", [])[:step["log"]]}, seat, seed)
+                # A redraw may keep only the log entries `seat` sees: the step's place in the new log follows.
+                new_state[UNDO_KEY].append({"seat": step["seat"], "log": len(earlier.get("log", ())),
+                                            "state": without_log(earlier)})
+        return new_state
 
     def refusal_text(self, code: str, args: dict[str, Any], lang: str, names: list[str] | None = None) -> str:
         """A refusal in words, in `lang` (English when the game has no text in that language); args whose name
@@ -282,11 +356,10 @@ class Game:
         """Hook: the outcome of a finished game (see `outcome`)."""
         raise NotImplementedError
 
-    def resample(self, state: State, seat: Seat | None, seed: int) -> State:
-        """Hook: a state `seat` cannot tell apart from `state`: everything it cannot know (other hands,
-        deck orders, face-down cards, secret missions, hidden money, the PRNG) drawn anew from `seed`.
-        It must depend only on what `seat` knows: resampling a resampled state with the same seed
-        gives the same state. Used by the leak test and by bots."""
+    def redraw(self, state: State, seat: Seat | None, seed: int) -> State:
+        """Hook: a state `seat` cannot tell apart from `state` (which has no undo window; see `resample`):
+        everything it cannot know drawn anew from `seed`. It must depend only on what `seat` knows:
+        redrawing a redrawn state with the same seed gives the same state. Used by the leak test and by bots."""
         raise NotImplementedError
 
     def reveal(self, state: State) -> list[dict[str, Any]]:
@@ -294,6 +367,19 @@ class Game:
         finished game, where everyone sees everything; each seat's own secrets (hand, money, mission, sealed
         bid) are in that seat's view. Lines of `reveal_line`. Never called while a game runs."""
         return []
+
+    def keeps_undo(self, state: State, seat: Seat, action: Action, after: State) -> bool:
+        """Hook: may `seat` take back `action`, a legal move on `state` that gave `after`, as long as it alone
+        goes on acting? Only if the move revealed nothing to anybody (no card drawn or turned up, no hidden
+        choice collected); the core itself closes the window on any random draw and whenever another seat is
+        asked to act. Each game says which of its moves keep the window open, and why."""
+        return False
+
+    def confirmation(self, state: State, seat: Seat, action: Action) -> str | None:
+        """Hook: a code of `confirmations` when `action`, a legal move of `seat`, cannot be taken back and
+        matters enough to ask first (it ends the seat's game, or gives up something for good); else None.
+        It may only read what `seat` knows."""
+        return None
 
     def copy(self, state: State) -> State:
         """Hook (optional): a copy `play` may mutate without touching `state`. Log entries are never changed
@@ -335,6 +421,15 @@ class Game:
 
 def state_players(state: State) -> int:
     return state["players"]
+
+
+def without_undo(state: State) -> State:
+    """The state less its undo window (a shallow copy when it has one)."""
+    return {k: v for k, v in state.items() if k != UNDO_KEY} if UNDO_KEY in state else state
+
+
+def without_log(state: State) -> State:
+    return {k: v for k, v in state.items() if k != "log"}
 
 
 def render(templates: dict[str, dict[str, str]], key: str, args: dict[str, Any], lang: str,

@@ -24,7 +24,7 @@ from app.realtime.diff import view_patch
 from app.routes.api import seat_cookie
 from app.services.tables import hash_token
 from games import ALL_GAMES, REGISTRY
-from games.core import rng
+from games.core import UNDO, Game, rng
 from games.core.conformance import random_step
 
 from .client import Socket, bearer, create_full
@@ -33,6 +33,15 @@ pytestmark = pytest.mark.asyncio
 
 MAX_ACTIONS = 150
 SAMPLES = (0, 7, 23)  # actions after which the resample check runs
+
+
+def random_step_or_undo(game, state, holder):
+    """A random legal step, but one time in two a move taken back when one may be (RULES 0.6): undos go over
+    the wire and the page road, and states with an undo window are resampled too."""
+    undoer = next((s for s in sorted(game.to_act(state)) if game.can_undo(state, s)), None)
+    if undoer is not None and rng.below(holder, 2) == 0:
+        return undoer, dict(UNDO)
+    return random_step(game, state, holder)
 
 
 def cases():
@@ -96,7 +105,7 @@ async def test_no_leak_over_the_wire(live_pg, slug, players):
         holder = {"rng": rng.seed_state(len(slug) * 1000 + players)}
         version, played = players, 0  # one version per join
         seed = live.row(table.id)["table"]["seed"]
-        resampled = 0
+        resampled = undos = 0
         chats: dict[int | None, list[dict]] = {s: [] for s in credentials}  # what each one wrote
         while played < MAX_ACTIONS:
             state = game.decode(live.row(table.id)["table"]["state"])
@@ -119,7 +128,8 @@ async def test_no_leak_over_the_wire(live_pg, slug, players):
                     assert [b.replace(copy_id, table.id) for b in copied] == original, \
                         f"seat {seat} can tell its unknowns apart at version {version}"
                     http_bodies[seat] += original
-            seat, action = random_step(game, state, holder)
+            seat, action = random_step_or_undo(game, state, holder)
+            undos += action == UNDO
             await sockets[seat].send({"type": "act", "id": version, "version": version, "action": action})
             reply = await sockets[seat].reply(version)
             assert reply["type"] == "ack", reply
@@ -132,12 +142,15 @@ async def test_no_leak_over_the_wire(live_pg, slug, players):
             await s.close()
 
     assert resampled > 0 or not any(True for _ in SAMPLES), "the resample never changed anything"
+    assert undos > 0 or type(game).keeps_undo is Game.keeps_undo, "no move was taken back"
     # Replay the table's states from its log to know every view at every version.
     log = live.row(table.id)["actions"]
     state = game.setup(players, seed, {})
     states = {players: state}
     for v, s, action in log:
-        state = game.apply(state, s, json.loads(action))
+        # As the server keeps it: in canonical form (sorted keys), so that the patches' order of operations
+        # is the server's (an undo turns log entries into others, key by key).
+        state = game.decode(game.encode(game.apply(state, s, json.loads(action))))
         states[v] = state
     for seat, sock in sockets.items():
         expected_prev = None
@@ -270,7 +283,7 @@ async def test_no_leak_over_the_page_road(tmp_path, slug):
                         assert got == want, (f"{slug}: {viewer.name} can tell its unknowns apart at action {played}:\n"
                                              + first_difference(got, want))
                     assert len(copied) == len(original)
-            seat, action = random_step(game, snap.state, holder)
+            seat, action = random_step_or_undo(game, snap.state, holder)
             await site.act(table_id, viewers[seat], snap.version, action)
             played += 1
     assert resampled > 0, "the resample never changed anything"

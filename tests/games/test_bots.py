@@ -31,6 +31,7 @@ from games.core.bots import (
     weighted_index,
 )
 from games.core.conformance import random_game, run_conformance
+from games.core.game import without_undo
 from games.core.simulate import main as simulate_main
 from games.core.simulate import play_game, report, run
 
@@ -117,7 +118,7 @@ class SealedVeto(Game):
         return {"scores": points, "winners": [s for s in range(2) if points[s] == max(points)],
                 "breakdown": [[score_line("Prizes", "Prix", p)] for p in points], "tiebreak": None}
 
-    def resample(self, state: State, seat: int | None, seed: int) -> State:
+    def redraw(self, state: State, seat: int | None, seed: int) -> State:
         new = {k: (list(v) if isinstance(v, list) else v) for k, v in state.items()}
         new["rng"] = rng.seed_state(seed)
         for s in range(2):
@@ -431,6 +432,7 @@ def test_the_per_game_hooks_give_usable_weights_candidates_and_values(slug):
     assert type(hooks).__name__ != "BotHooks", f"{slug} has no games/{slug}/bots.py HOOKS"
     for players in range(game.min_players, game.max_players + 1):
         for state in sampled_states(game, players, seed=players + 40, count=8):
+            state = without_undo(state)  # what a bot decides on (InformationSet): it never takes a move back
             for seat in sorted(game.to_act(state)):
                 legal = game.legal_actions(state, seat)
                 for weights in (hooks.weights(game, state, seat, legal), hooks.policy(game, state, seat, legal)):

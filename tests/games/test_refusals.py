@@ -33,12 +33,13 @@ def game_prefix(game: Game) -> str | None:
 
 def codes_in_source(folder: pathlib.Path, prefixes: set[str]) -> set[str]:
     """Every string literal under `folder` shaped like a refusal code with one of `prefixes`, outside the
-    tables of texts themselves (assignments to a name ending in REFUSALS)."""
+    tables of texts themselves (assignments to a name ending in REFUSALS, MESSAGES or CONFIRMATIONS). Log
+    message keys and confirmation codes have the same shape: `refusal_codes_in_source` leaves them out."""
     found = set()
     for path in folder.rglob("*.py"):
         tree = ast.parse(path.read_text(), str(path))
         tables = {id(n) for node in ast.walk(tree) if isinstance(node, (ast.Assign, ast.AnnAssign))
-                  and any(getattr(t, "id", "").endswith("REFUSALS")
+                  and any(getattr(t, "id", "").endswith(("REFUSALS", "MESSAGES", "CONFIRMATIONS"))
                           for t in (node.targets if isinstance(node, ast.Assign) else [node.target]))
                   for n in ast.walk(node)}
         for node in ast.walk(tree):
@@ -46,6 +47,11 @@ def codes_in_source(folder: pathlib.Path, prefixes: set[str]) -> set[str]:
                     and prefix(node.value) in prefixes and id(node) not in tables:
                 found.add(node.value)
     return found
+
+
+def refusal_codes_in_source(folder: pathlib.Path, prefixes: set[str], game: Game) -> set[str]:
+    """The codes of `codes_in_source` that are neither a log message key nor a confirmation code of `game`."""
+    return codes_in_source(folder, prefixes) - set(game.messages) - set(game.confirmations)
 
 
 def package_of(game: Game) -> pathlib.Path:
@@ -57,8 +63,9 @@ def placeholders(template: str) -> set[str]:
 
 
 def test_the_core_raises_exactly_its_guard_codes():
-    assert codes_in_source(ROOT / "games" / "core", {"core"}) == set(CORE_REFUSALS) == {
-        "core.malformed", "core.game_over", "core.no_such_seat", "core.not_your_turn", "core.not_allowed"}
+    assert refusal_codes_in_source(ROOT / "games" / "core", {"core"}, Game()) == set(CORE_REFUSALS) == {
+        "core.malformed", "core.game_over", "core.no_such_seat", "core.not_your_turn", "core.not_allowed",
+        "core.no_undo"}
 
 
 @pytest.mark.parametrize("slug", list(ALL_GAMES))
@@ -66,7 +73,7 @@ def test_every_code_in_the_source_has_english_and_french_text_with_the_same_plac
     game = ALL_GAMES[slug]
     own = game_prefix(game)
     assert set(CORE_REFUSALS) <= set(game.refusals)
-    used = codes_in_source(package_of(game), {"core"} | ({own} if own else set()))
+    used = refusal_codes_in_source(package_of(game), {"core"} | ({own} if own else set()), game)
     missing = used - set(game.refusals)
     assert not missing, f"{slug}: codes used without a text: {sorted(missing)}"
     unused = set(game.refusals) - used - set(CORE_REFUSALS)
@@ -85,7 +92,8 @@ def test_the_codes_met_while_fuzzing_are_all_known_to_the_source(slug):
     met: set[str] = set()
     for players in range(game.min_players, game.max_players + 1):
         met |= run_conformance(game, players, {}, seeds=range(1, 9)).refusal_codes
-    assert met <= codes_in_source(package_of(game), {"core"} | ({own} if own else set())) | set(CORE_REFUSALS)
+    assert met <= refusal_codes_in_source(package_of(game), {"core"} | ({own} if own else set()), game) \
+        | set(CORE_REFUSALS)
     assert {"core.malformed", "core.no_such_seat", "core.not_your_turn"} <= met
 
 

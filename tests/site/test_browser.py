@@ -35,14 +35,14 @@ DROP_SOCKET_AT = 12  # the spectator's socket is closed here; the page must catc
 
 # The scripted policy: a weight per action type, shared among the controls of that type (so that a select
 # with forty amounts weighs as much as one button). It keeps games short without deciding anything the
-# page does not offer.
+# page does not offer. A move is taken back now and then (RULES 0.6).
 WEIGHTS = {
     "cesar_cleopatre": {"place": 4, "draw": 2, "refill": 2, "castle": 3, "passive": 0.15, "play_action": 0.6,
-                        "discard": 0.6, "veto": 0.4, "allow": 1, "end_turn": 1},
+                        "discard": 0.6, "veto": 0.4, "allow": 1, "end_turn": 1, "undo": 0.1},
     "ave_cesar": {"sell_senator": 0.02, "bid": 0.5, "end_bids": 1, "accept_senator": 0.6, "decline_senator": 1,
                   "auction": 0.6, "extortion": 1, "counters": 0.6, "sell": 1.5, "quaestor_sale": 0.5,
-                  "buy_senator": 1.5, "end_counters": 0.5, "join_counters": 0.3, "decline_counters": 1},
-    "alea_iacta_est": {"reroll": 0.05, "place": 1},
+                  "buy_senator": 1.5, "end_counters": 0.5, "join_counters": 0.3, "decline_counters": 1, "undo": 0.1},
+    "alea_iacta_est": {"reroll": 0.05, "place": 1, "undo": 0.1},
 }
 
 CONTROLS_JS = """() => Array.from(document.querySelectorAll('#tb-body form.act')).map((f, i) => {

@@ -14,6 +14,8 @@ import importlib
 from functools import cache
 from typing import Any, Callable
 
+from games.core import UNDO
+
 from ..controls import Control, Controls
 
 # Seat colours of the generic shell (the games draw their own pieces in these colours).
@@ -42,6 +44,9 @@ class Presenter:
         return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
 
     def describe(self, action: dict[str, Any], view: dict[str, Any], tr, names: list[str]) -> Control:
+        if action == UNDO:  # offered by the core in every game (RULES 0.6)
+            return Control(action, tr("Take back your last move", "Reprendre votre dernier coup"),
+                           tr("Undo", "Annuler"), style="secondary")
         words = ", ".join(f"{k} {v}" for k, v in action.items() if k != "type")
         text = action["type"].replace("_", " ") + (f" ({words})" if words else "")
         return Control(action, text, text)

@@ -101,6 +101,9 @@ class AleaPresenter(Presenter):
             return Control(action, tr(f"Place {words} in the {b}", f"Placer {words} au {b}"),
                            tr(f"Place {words} here", f"Placer {words} ici"), zone=f"b:{action['building']}",
                            pick="dice:" + ",".join(str(d) for d in dice), style="place")
+        if kind == "end_turn":
+            return Control(action, tr("Pass the dice to the next player", "Passer les dés au joueur suivant"),
+                           tr("Pass the dice", "Passer les dés"), zone="roll")
         if kind == "latrina":
             d = action["die"]
             return Control(action, tr(f"No placement is possible: put a {d} in the Latrina",

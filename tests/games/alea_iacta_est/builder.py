@@ -75,8 +75,16 @@ def position(players: int = 4, *, seed: int = 1, start: int = 0, turn: int | Non
 
 
 def act(state: dict[str, Any], seat: int, action: dict[str, Any]) -> dict[str, Any]:
-    """Apply through the public contract (generic guards and legality included)."""
-    return GAME.apply(state, seat, action)
+    """Apply through the public contract (generic guards and legality included); a placement is followed by
+    passing the dice (RULES 3.3.5), which the tests of the other rules take for granted."""
+    state = GAME.apply(state, seat, action)
+    if waits_for_end_turn(state, seat):
+        state = GAME.apply(state, seat, {"type": "end_turn"})
+    return state
+
+
+def waits_for_end_turn(state: dict[str, Any], seat: int) -> bool:
+    return state["phase"] == "turn" and state["turn"] == seat and not state["rolled"]
 
 
 def place(building: str, *dice: int) -> dict[str, Any]:

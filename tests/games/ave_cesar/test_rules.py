@@ -9,7 +9,8 @@ from collections import Counter
 import pytest
 
 from games.ave_cesar import AveCesar, components, rules
-from games.core import IllegalAction
+from games.core import UNDO, IllegalAction, rng
+from games.core.conformance import random_step
 
 from .builder import GAME, act, keys, legal, pass_all, position, types
 
@@ -1077,3 +1078,42 @@ def test_2_10_7_action_bound_holds_and_random_playouts_are_reasonable():
         final, history = random_game(GAME, players, 5, NO_OPTIONS, policy_seed=5)
         assert len(history) < GAME.action_bound(players) and GAME.finished(final)
     assert GAME.playout_weight(position(3), 0, {"type": "sell_senator"}) < 0.1
+
+
+# ------------------------------------------------------------------- undo and confirmations (2.8.5, 0.6)
+
+
+def ac_state_with_one_seat_to_act(seed: int = 3):
+    """A random 4-player game played until a single seat is to act outside a sealed bid."""
+    state = GAME.setup(4, seed, {"influence": False, "anti_bad_luck": False})
+    holder = {"rng": rng.seed_state(seed)}
+    while len(GAME.to_act(state)) != 1 or state["phase"] == "sealed_bid":
+        state = GAME.apply(state, *random_step(GAME, state, holder))
+    return state, next(iter(GAME.to_act(state)))
+
+
+def test_2_8_5_a_senator_sale_can_be_taken_back():
+    state, seat = ac_state_with_one_seat_to_act()
+    assert state["senators"][seat] > 1
+    sold = GAME.apply(state, seat, {"type": "sell_senator"})
+    assert sold["senators"][seat] == state["senators"][seat] - 1
+    assert UNDO in GAME.legal_actions(sold, seat)
+    undone = GAME.apply(sold, seat, UNDO)
+    assert undone["senators"] == state["senators"] and undone["money"] == state["money"]
+
+
+def test_2_8_5_selling_the_last_senator_and_a_sealed_bid_ask_first():
+    state, seat = ac_state_with_one_seat_to_act()
+    last = {**state, "senators": [1 if s == seat else n for s, n in enumerate(state["senators"])]}
+    view = GAME.view(last, seat)
+    assert view["confirm"][view["legal_actions"].index({"type": "sell_senator"})] == "ac.last_senator"
+    out = GAME.apply(last, seat, {"type": "sell_senator"})
+    assert out["out"][seat] and all(UNDO not in GAME.legal_actions(out, s) for s in range(4))
+    assert GAME.confirmation_text("ac.last_senator", {}, "fr").startswith("C'est votre dernier sénateur")
+    holder = {"rng": rng.seed_state(1)}
+    state = GAME.setup(3, 1, {"influence": False, "anti_bad_luck": False})
+    while state["phase"] != "sealed_bid":
+        state = GAME.apply(state, *random_step(GAME, state, holder))
+    seat = min(GAME.to_act(state))
+    view = GAME.view(state, seat)
+    assert all(c == "ac.sealed_bid" for a, c in zip(view["legal_actions"], view["confirm"]) if a["type"] == "seal_bid")

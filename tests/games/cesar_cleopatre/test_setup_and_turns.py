@@ -17,7 +17,7 @@ from games.cesar_cleopatre.components import (
     influence_reserve,
     values_of,
 )
-from games.core import IllegalAction
+from games.core import UNDO, IllegalAction
 
 from .position import GAME, act, discards, group, hand, logged, position, reserve
 
@@ -166,7 +166,8 @@ def test_1_4_2_2_one_card_face_down_ends_the_placement():
     assert group(state, "senators")["down"][0] == [3]
     legal = GAME.legal_actions(state, 0)
     assert not any(a["type"] == "place" for a in legal)
-    assert legal == [{"type": "draw", "pile": "influence"}]  # no action card in hand: only the refill
+    # No action card in hand: only the refill, or taking the face-down card back (RULES 1.4.9).
+    assert legal == [{"type": "draw", "pile": "influence"}, UNDO]
     with pytest.raises(IllegalAction, match="already placed"):
         act(state, 0, **place(2, "senators"))
 
@@ -372,7 +373,7 @@ def test_1_4_6_no_exchange_possible_is_a_pass():
     """RULES 1.4.6: with nothing to exchange or draw, the passive player passes."""
     state = position(reserves={1: "1"})
     state = act(state, 0, type="passive")
-    assert GAME.legal_actions(state, 0) == [{"type": "end_turn"}]
+    assert GAME.legal_actions(state, 0) == [{"type": "end_turn"}, UNDO]  # or no longer passive (RULES 1.4.9)
     state = act(state, 0, type="end_turn")
     assert state["active"] == 1 and logged(state, "pass") == [{"seat": 0}]
 
