@@ -119,7 +119,7 @@ class Snapshot:
     seat_takeovers: tuple[bool, ...] = ()
     turn_timer: int | None = None
     deadline: str | None = None
-    # Every change of who plays a seat so far, oldest first: {"seat", "kind", "reason", "level", "at"}
+    # Every change of who plays a seat so far, oldest first: {"version", "seat", "kind", "reason", "level", "at"}
     # (models.SeatChange), for the log of the page: what happened at a timeout, who took a seat back.
     seat_changes: tuple[dict[str, Any], ...] = ()
     # Who may watch (without spectators the spectator key opens nothing), how many versions behind the game
@@ -351,8 +351,8 @@ class TablesService:
                 raise NotFound("There is no such table.")
             seats = (await conn.execute(_SEATS_SQL, {"id": table_id})).all()
             changes = (await conn.execute(
-                select(SEAT_CHANGES.c.seat, SEAT_CHANGES.c.kind, SEAT_CHANGES.c.reason, SEAT_CHANGES.c.level,
-                       SEAT_CHANGES.c.created_at).where(SEAT_CHANGES.c.table_id == table_id)
+                select(SEAT_CHANGES.c.version, SEAT_CHANGES.c.seat, SEAT_CHANGES.c.kind, SEAT_CHANGES.c.reason,
+                       SEAT_CHANGES.c.level, SEAT_CHANGES.c.created_at).where(SEAT_CHANGES.c.table_id == table_id)
                 .order_by(SEAT_CHANGES.c.version, SEAT_CHANGES.c.seat))).all()
         options = row.options if isinstance(row.options, dict) else json.loads(row.options)
         game = self.game(row.game)
@@ -363,8 +363,8 @@ class TablesService:
             invite_key=row.invite_key, spectator_key=row.spectator_key,
             seat_bots=tuple(s.bot_level for s in seats), seat_takeovers=tuple(bool(s.bot_takeover) for s in seats),
             turn_timer=row.turn_timer, deadline=_iso(row.deadline_at),
-            seat_changes=tuple({"seat": c.seat, "kind": c.kind, "reason": c.reason, "level": c.level,
-                                "at": _iso(c.created_at)} for c in changes),
+            seat_changes=tuple({"version": c.version, "seat": c.seat, "kind": c.kind, "reason": c.reason,
+                                "level": c.level, "at": _iso(c.created_at)} for c in changes),
             spectators_allowed=bool(row.spectators_allowed), spectator_delay=row.spectator_delay,
             private=bool(row.private),
         )
@@ -718,7 +718,9 @@ class TablesService:
         for row in rows:
             state = game.apply(state, row.seat, json.loads(row.action))
         state = game.decode(game.encode(state))  # the canonical form, as every snapshot holds it
-        delayed = dataclasses.replace(snap, version=target, state=state, deadline=None, views={})
+        # The seat changes the delayed game has not reached yet are not shown either.
+        delayed = dataclasses.replace(snap, version=target, state=state, deadline=None, views={},
+                                      seat_changes=tuple(c for c in snap.seat_changes if c["version"] <= target))
         self._delayed[snap.id] = delayed
         self._delayed.move_to_end(snap.id)
         while len(self._delayed) > CACHE_TABLES:

@@ -59,3 +59,24 @@ def test_seat_tokens_and_keys_are_redacted_from_access_logs():
     invite = logging.LogRecord("uvicorn.access", 20, "", 0, "%s", ("/t/T/join?key=INVITE",), None)
     f.filter(invite)
     assert invite.getMessage() == "/t/T/join?key=***"
+
+
+async def test_a_delayed_spectator_sees_no_seat_change_the_delayed_game_has_not_reached(fresh_db_url):
+    """Spectators see the game as it was N versions ago: who plays which seat too (the log's seat changes)."""
+    from app.services import bots
+
+    settings = Settings(database_url=fresh_db_url)
+    migrate(settings)
+    engine = make_async_engine(settings)
+    try:
+        service = TablesService(engine, {"bench_cards": BenchCards()}, is_postgres=settings.is_postgres)
+        snap = await service.create("bench_cards", 2, spectator_delay=2)
+        tokens = [(await service.join(snap.id, snap.invite_key, name))[1] for name in ("A", "B")]
+        left = await bots.leave_game(service, snap.id, tokens[0], "novice")  # a seat change: a new version
+        current = await service.current(snap.id)
+        assert current.version == left["version"] and [c["version"] for c in current.seat_changes] == [left["version"]]
+        shown = await service.spectator_snapshot(current)
+        assert shown.version == current.version - 2
+        assert shown.seat_changes == ()
+    finally:
+        await engine.dispose()
