@@ -1,5 +1,6 @@
 """The rematch: the players of a finished table play again, at a new table of the same game, player count, options
-and turn timer, with a fresh seed and the seats rotated so that another player starts.
+and settings (turn timer, spectators allowed, spectator delay, private), with a fresh seed and the seats rotated
+so that another player starts.
 
 The first seated player who asks creates the new table and links the old one to it (once: the link is a
 conditional write, so two players asking at the same time cannot make two tables; the table that lost the race
@@ -40,7 +41,8 @@ async def accept(service: TablesService, table_id: str, credential: str | None) 
             if snap.seat_bots[seat] and not snap.seat_takeovers[seat]:  # a bot seat, not a player's
                 levels[rotated(seat, snap.players)] = snap.seat_bots[seat]
         created = await service.create(snap.game, snap.players, snap.options, history["row"].turn_timer,
-                                       bots=levels)
+                                       bots=levels, spectators_allowed=snap.spectators_allowed,
+                                       spectator_delay=snap.spectator_delay, private=snap.private)
         rematch_id = await service.link_rematch(table_id, created.id)
         if rematch_id != created.id:
             await service.drop_unlinked_rematch(created.id)

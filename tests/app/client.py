@@ -30,8 +30,8 @@ async def create(http: httpx.AsyncClient, game: str = "bench_cards", players: in
     return Table(body["id"], body["invite_key"], body["spectator_key"])
 
 
-async def create_full(http: httpx.AsyncClient, game: str = "bench_cards", players: int = 2) -> Table:
-    table = await create(http, game, players)
+async def create_full(http: httpx.AsyncClient, game: str = "bench_cards", players: int = 2, **extra: Any) -> Table:
+    table = await create(http, game, players, **extra)
     for n in range(players):
         r = await http.post(f"/api/tables/{table.id}/join", json={"invite": table.invite, "name": f"P{n}"})
         assert r.status_code == 201, r.text

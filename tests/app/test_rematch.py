@@ -67,6 +67,18 @@ async def test_a_seat_nobody_took_waits_behind_the_invite_link(live):
         assert joined.status_code == 201 and joined.json()["seat"] == 1
 
 
+@pytest.mark.asyncio
+async def test_the_rematch_keeps_the_table_settings(live):
+    settings = {"spectators_allowed": False, "spectator_delay": 2, "private": True, "turn_timer": 90}
+    async with httpx.AsyncClient(base_url=live.base, timeout=30) as http:
+        table = await create_full(http, "cesar_cleopatre", 2, **settings)
+        await play_random(live, http, table, REGISTRY["cesar_cleopatre"])
+        r = await http.post(f"/api/tables/{table.id}/rematch", headers=bearer(table.tokens[0]))
+        assert r.status_code == 201, r.text
+        new = (await http.get(f"/api/tables/{r.json()['table']}")).json()
+        assert {key: new[key] for key in settings} == settings
+
+
 def test_bots_stay_bots_in_their_turned_seats(tmp_path):
     with edge_server(tmp_path, bot_delay=(0.0, 0.0), bot_workers=0, rate_limits=False) as server, \
             httpx.Client(base_url=server.base, timeout=30) as http:
