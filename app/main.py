@@ -106,9 +106,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.migration_head = migration_head(settings)
         service.on_move.append(observability.committed)
         app.state.service = service
-        app.state.replays = Replays(service)
         app.state.hub = hub
         app.state.chat = chat = ChatService(service, app.state.limits)
+        app.state.replays = Replays(service, chat)
         hub.watch_chat(chat)
         await hub.start()
         runner, timer = start_bots(settings, service)

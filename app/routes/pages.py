@@ -770,7 +770,8 @@ def replay_context(body: dict[str, Any], game: games.Game, lang: str, key: str) 
         return f"/t/{table_id}/replay?{urlencode(params)}"
 
     return {**ctx, "tab_title": f"{ctx['title']} · " + ctx["tr"]("Replay", "Revoir la partie"), "replay": body,
-            "step_url": step_url, "step_lines": changes + lines, "key": key, "in_replay": True}
+            "step_url": step_url, "step_lines": changes + lines, "key": key, "in_replay": True,
+            "chat": {**body["chat"], "muted": False}}
 
 
 @router.get("/t/{table_id}/record")

@@ -19,7 +19,8 @@ from typing import Any
 
 from games.core import Game
 
-from ..models import FINISHED, LOBBY
+from ..models import FINISHED, LOBBY, PLAYERS_CHAT, SPECTATORS_CHAT
+from .chat import ChatService
 from .errors import BadRequest, Conflict, Forbidden
 from .tables import TablesService
 
@@ -36,8 +37,9 @@ LEVEL_WORDS = {"novice": ("novice", "débutant"), "strong": ("strong", "fort")}
 class Replays:
     """The steps of tables, for the replay routes. One per process."""
 
-    def __init__(self, service: TablesService, size: int = CACHE_TABLES):
+    def __init__(self, service: TablesService, chat: ChatService, size: int = CACHE_TABLES):
         self.service = service
+        self.chat = chat
         self.size = size
         # table id -> (the table's version, its steps at that version)
         self._states: OrderedDict[str, tuple[int, list[dict[str, Any]]]] = OrderedDict()
@@ -72,16 +74,20 @@ class Replays:
         return steps
 
     async def step(self, table_id: str, credential: str | None, step: Any = None, as_seat: Any = None) -> dict[str, Any]:
-        """One step of a table's replay as the caller may see it. `step`: its index (default the last one);
-        `as_seat`: once the game is finished, whose eyes to look through (a seat number; default the caller's
-        own seat, a spectator's is seat 0)."""
+        """One step of a table's replay as the caller may see it, with the chat the caller reads (their own
+        channels, written up to that step). `step`: its index (default the last one); `as_seat`: once the game
+        is finished, whose eyes to look through (a seat number; default the caller's own seat, a spectator's is
+        seat 0). A delayed spectator's replay stops at the version they see of the game (`seen_by`)."""
         ident = await self.service.identify(table_id, credential)
         history = await self.service.history(table_id)
         row = history["row"]
         if row.status == LOBBY:
             raise Conflict("The game has not started yet.")
         game = self.service.game(row.game)
+        seen = await self.service.seen_by(await self.service.current(table_id), ident.seat)
         steps = self._replayed(game, history)
+        # The start is always shown; later steps only up to the version the reader sees.
+        steps = steps[:1] + [s for s in steps[1:] if s["version"] <= seen.version]
         if step is None:
             step = len(steps) - 1
         if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step < len(steps):
@@ -93,8 +99,9 @@ class Replays:
             raise BadRequest("There is no such seat at this table.")
         elif not everything and as_seat != ident.seat:
             raise Forbidden("Until the game is over, a replay shows only what you could see.")
-        snap = await self.service.current(table_id)
-        return step_body(game, self.service.client_view(snap, as_seat)["table"], steps, step, as_seat, everything)
+        chat = await self.chat.chat_for(table_id, ident.seat, steps[step]["version"])
+        return {**step_body(game, self.service.client_view(seen, as_seat)["table"], steps, step, as_seat, everything),
+                "chat": {"channel": PLAYERS_CHAT if ident.seat is not None else SPECTATORS_CHAT, "messages": chat}}
 
 
 def replay_view(game: Game, state: dict[str, Any], seat: int | None) -> dict[str, Any]:

@@ -26,6 +26,8 @@ from app.services.replays import LEVEL_WORDS, replay_view, step_body
 from games import REGISTRY
 from games.core.bots import LEVELS
 
+from sqlalchemy import text
+
 from .client import bearer, create, create_full, play_random
 
 pytestmark = pytest.mark.asyncio
@@ -60,12 +62,43 @@ def credentials(table) -> dict[int | None, str]:
     return {**dict(enumerate(table.tokens)), None: table.spectate}
 
 
+async def say(http, table, credential: str, words: str) -> dict:
+    r = await http.post(f"/api/tables/{table.id}/chat", headers=bearer(credential), json={"text": words, "name": "Titus"})
+    assert r.status_code in (200, 201), r.text
+    return r.json()
+
+
+def stored_chat(live, table, reader: int | None, version: int) -> dict:
+    """The chat a reader's replay shows at a step of `version`, read from the stored rows: its own channel(s),
+    written at or before that version, deleted messages left out."""
+    channels = ("players",) if reader is not None else ("players", "spectators")
+    with live.db.connect() as conn:
+        rows = conn.execute(text("SELECT id, channel, seat, name, text, version FROM chat_messages WHERE table_id = :t"
+                                 " AND NOT deleted AND version <= :v ORDER BY id"), {"t": table.id, "v": version}).all()
+    return {"channel": "players" if reader is not None else "spectators",
+            "messages": [dict(r._mapping) for r in rows if r.channel in channels]}
+
+
+def without_times(body: dict) -> dict:
+    return {**body, "chat": {**body["chat"], "messages": [{k: v for k, v in m.items() if k != "at"}
+                                                          for m in body["chat"]["messages"]]}}
+
+
 @pytest.mark.parametrize("slug,players", GAMES)
 async def test_replay_during_play_shows_each_reader_only_what_it_could_see(live_pg, slug, players):
     game = REGISTRY[slug]
     async with httpx.AsyncClient(base_url=live_pg.base, timeout=30) as http:
         table = await create_full(http, slug, players)
-        steps = await play(live_pg, http, table, game, DURING_PLAY, policy=players)
+        # Chat in both channels along the game; a deleted message is never shown again.
+        await play(live_pg, http, table, game, 3, policy=players)
+        await say(http, table, table.tokens[0], "players-early")
+        await say(http, table, table.spectate, "spectators-only-early")
+        deleted = await say(http, table, table.tokens[1], "players-deleted")
+        with live_pg.db.begin() as conn:
+            conn.execute(text("UPDATE chat_messages SET deleted = true WHERE id = :id"), {"id": deleted["id"]})
+        await play(live_pg, http, table, game, 10, policy=players + 1)
+        await say(http, table, table.spectate, "spectators-only-late")
+        steps = await play(live_pg, http, table, game, DURING_PLAY - 13, policy=players + 2)
         seed = live_pg.row(table.id)["table"]["seed"]
         for seat, credential in credentials(table).items():
             for index in (i for i in SAMPLED if i < len(steps)):
@@ -77,8 +110,12 @@ async def test_replay_during_play_shows_each_reader_only_what_it_could_see(live_
                 resampled = [dict(s) for s in steps]
                 for i in {index, max(index - 1, 0)}:
                     resampled[i]["state"] = game.resample(steps[i]["state"], seat, seed=index * 31 + 7)
-                expected = step_body(game, body["view"]["table"], resampled, index, seat, everything=False)
+                expected = {**step_body(game, body["view"]["table"], resampled, index, seat, everything=False),
+                            "chat": body["chat"]}
                 assert body == json.loads(json.dumps(expected)), f"seat {seat} tells its unknowns apart at step {index}"
+                assert without_times(body)["chat"] == stored_chat(live_pg, table, seat, steps[index]["version"])
+                assert "players-deleted" not in r.text
+                assert seat is None or "spectators-only" not in r.text, f"seat {seat} reads the spectators' chat"
                 assert str(seed) not in r.text
                 page = await http.get(f"/t/{table.id}/replay", params={"step": index, **(
                     {"key": credential} if seat is None else {})},
@@ -86,7 +123,8 @@ async def test_replay_during_play_shows_each_reader_only_what_it_could_see(live_
                 assert page.status_code == 200, page.text
                 assert page.text == replay_page_html(expected, game, page.url), \
                     f"seat {seat}'s replay page tells its unknowns apart at step {index}"
-                assert str(seed) not in page.text
+                assert str(seed) not in page.text and "players-deleted" not in page.text
+                assert seat is None or "spectators-only" not in page.text
                 assert not any(t in page.text for n, t in enumerate(table.tokens) if n != seat)
             if seat is not None:  # through another seat's eyes: refused while the game runs
                 r = await http.get(f"/api/tables/{table.id}/replay", headers=bearer(credential),
@@ -99,6 +137,53 @@ async def test_replay_during_play_shows_each_reader_only_what_it_could_see(live_
         assert r.json()["view"]["game"] == replay_view(game, steps[-1]["state"], 0)
         r = await http.get(f"/api/tables/{table.id}/record", headers=bearer(table.tokens[0]))
         assert r.status_code == 409, r.text
+        # The last step of a spectator's replay shows both chats (what was written up to it).
+        r = await http.get(f"/api/tables/{table.id}/replay", headers=bearer(table.spectate))
+        assert "players-early" in r.text and "spectators-only-late" in r.text
+
+
+DELAY = 4
+
+
+async def test_a_delayed_spectators_replay_stops_at_the_current_version_minus_the_delay(live_pg):
+    game = REGISTRY["cesar_cleopatre"]
+    async with httpx.AsyncClient(base_url=live_pg.base, timeout=30) as http:
+        table = await create_full(http, "cesar_cleopatre", 2, spectator_delay=DELAY)
+        for _ in range(3):
+            steps = await play(live_pg, http, table, game, 3, policy=5)
+            current = live_pg.row(table.id)["table"]["version"]
+            shown = [s for s in steps if s["version"] <= current - DELAY] or steps[:1]
+            r = await http.get(f"/api/tables/{table.id}/replay", headers=bearer(table.spectate))
+            body = r.json()
+            assert (body["steps"], body["version"]) == (len(shown), shown[-1]["version"]), (current, r.text)
+            assert body["view"]["game"] == replay_view(game, shown[-1]["state"], None)
+            too_far = await http.get(f"/api/tables/{table.id}/replay", headers=bearer(table.spectate),
+                                     params={"step": len(shown)})
+            assert too_far.status_code == 400, too_far.text
+            page = await http.get(f"/t/{table.id}/replay", params={"key": table.spectate})
+            assert f'data-steps="{len(shown)}" data-version="{shown[-1]["version"]}"' in page.text
+            seat = (await http.get(f"/api/tables/{table.id}/replay", headers=bearer(table.tokens[0]))).json()
+            assert seat["steps"] == len(steps)  # the players are not delayed
+        steps = await play(live_pg, http, table, game, None, policy=6)  # after the end: every step
+        body = (await http.get(f"/api/tables/{table.id}/replay", headers=bearer(table.spectate))).json()
+        assert body["steps"] == len(steps) and body["everything"] is True
+
+
+async def test_without_spectators_the_replay_and_record_refuse_the_spectator_key(live_pg):
+    async with httpx.AsyncClient(base_url=live_pg.base, timeout=30) as http:
+        table = await create_full(http, "cesar_cleopatre", 2, spectators_allowed=False)
+        with live_pg.db.connect() as conn:
+            key = conn.execute(text("SELECT spectator_key FROM tables WHERE id = :t"), {"t": table.id}).scalar()
+        t = table.id
+        for finished in (False, True):
+            if finished:
+                await play(live_pg, http, table, REGISTRY["cesar_cleopatre"], None, policy=3)
+            for path in (f"/api/tables/{t}/replay", f"/api/tables/{t}/record"):
+                assert (await http.get(path, headers=bearer(key))).status_code in (403, 404), path
+                assert (await http.get(path, params={"spectate": key})).status_code in (403, 404), path
+            for path in (f"/t/{t}/replay", f"/t/{t}/record"):
+                assert (await http.get(path, params={"key": key})).status_code in (403, 404), path
+        assert (await http.get(f"/api/tables/{t}/replay", headers=bearer(table.tokens[0]))).status_code == 200
 
 
 @pytest.mark.parametrize("slug,players", GAMES)
