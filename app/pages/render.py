@@ -78,7 +78,6 @@ def context(page: PageState, previous: "Rendered | None" = None) -> dict[str, An
     gview = None if page.view.get("game") is None else Tracked("g", page.view["game"])
     view = {"table": table, "game": gview}
     presenter = presenter_for(page.view["table"]["game"])
-    me = page.view["table"]["you"]
     parts = page_parts(page)
     derived: dict[str, tuple[Any, frozenset[tuple[str, str]]]] = {}
 
@@ -95,6 +94,7 @@ def context(page: PageState, previous: "Rendered | None" = None) -> dict[str, An
         derived[name] = (value, frozenset(reads).union(*(derived[source][1] for source in sources)))
         return value
 
+    me = derive("me", lambda: table["you"])  # derived, so that what depends on the seat reads it
     names = derive("names", lambda: seat_names(view, tr))
     controls = derive("controls", lambda: presenter.controls(view, tr, names) if gview else Controls([]), "names")
     to_act = derive("to_act", lambda: list(gview["to_act"]) if gview else [])
@@ -111,7 +111,8 @@ def context(page: PageState, previous: "Rendered | None" = None) -> dict[str, An
     tab_title = (("▶ " + tr("Your turn", "À vous") + " · ") if my_turn else "") + f"{title} · Tabula"
     connected = set(page.presence.get("connected", []))
     reads = {name: value_reads for name, (_, value_reads) in derived.items()}
-    reads["my_turn"] = reads["tab_title"] = reads["to_act"] | reads["finished"]
+    reads["my_turn"] = reads["tab_title"] = reads["to_act"] | reads["finished"] | reads["me"]
+    reads["spectator"] = reads["me"]
     return {
         "view": view, "g": gview, "tbl": table, "me": me, "names": names, "lang": page.lang, "tr": tr,
         "P": presenter, "controls": controls, "game": page.game, "presence": page.presence, "connected": connected,
@@ -184,18 +185,28 @@ class _Collector:
     parts: dict[str, Any]  # what this render reads from: the view's parts and the context's inputs
     derived: dict[str, frozenset[tuple[str, str]]]  # the reads of each value the context derives from the view
     previous: "Rendered | None"
+    shared: "SharedRegions | None" = None
     html: dict[str, str] = field(default_factory=dict)
     sources: dict[str, tuple[str, str, frozenset[tuple[str, str]]]] = field(default_factory=dict)
     depth: int = 0
 
     def kept(self, name: str) -> tuple[str, str, frozenset[tuple[str, str]]] | None:
-        """The previous render of this region, when none of its reads changed since."""
-        if self.previous is None:
-            return None
-        source = self.previous.sources.get(name)
-        if source is None or not unchanged(source[2], self.previous.parts, self.parts):
-            return None
-        return source
+        """A render of this region whose reads have the values they have here: this reader's previous one,
+        or one of this change's other readers (a region that reads nothing of the seat is the same for
+        every seat and the spectator)."""
+        if self.previous is not None:
+            source = self.previous.sources.get(name)
+            if source is not None and unchanged(source[2], self.previous.parts, self.parts):
+                return source
+        for source, parts in () if self.shared is None else self.shared.get(name, ()):
+            if unchanged(source[2], parts, self.parts):
+                return source
+        return None
+
+    def made(self, name: str, source: tuple[str, str, frozenset[tuple[str, str]]]) -> None:
+        """A region rendered here: the other readers of this change may use it."""
+        if self.shared is not None:
+            self.shared.setdefault(name, []).append((source, self.parts))
 
     def reads_of(self, name: str, dynamic: set[tuple[str, str]]) -> frozenset[tuple[str, str]]:
         """A region's reads: what it read of the view, and what the context values it names read."""
@@ -235,6 +246,7 @@ def region(ctx: Context, name: str) -> Markup:
         if found is None:
             raise ValueError(f"the region {name} does not start with an element that has an id")
         source = (found.group(1), html, collector.reads_of(name, dynamic))
+        collector.made(name, source)
     region_id, html, _ = source
     if region_id in collector.html:
         raise ValueError(f"two regions have the id {region_id}")
@@ -270,11 +282,17 @@ class Rendered:
         return "".join(parts)
 
 
-def render(page: PageState, previous: Rendered | None = None) -> Rendered:
+# The regions rendered for one change of one table, in one language, by template: each with the parts it was
+# rendered from (`render`'s `shared`). It lives as long as the change is being sent.
+SharedRegions = dict[str, list[tuple[tuple[str, str, frozenset[tuple[str, str]]], dict[str, Any]]]]
+
+
+def render(page: PageState, previous: Rendered | None = None, shared: SharedRegions | None = None) -> Rendered:
     """The page of `page`, for the socket; what `previous` (the same reader's page at an earlier version)
-    rendered from reads that did not change since is kept without being rendered again."""
+    rendered from reads that did not change since is kept without being rendered again, and so is what
+    another reader of the same change rendered (`shared`) from reads that have the same values here."""
     ctx = context(page, previous)
-    collector = _Collector(ctx["_parts"], ctx["_reads"], previous)
+    collector = _Collector(ctx["_parts"], ctx["_reads"], previous, shared)
     frame = ENV.get_template("table/body.html").render({**ctx, "_regions": collector})
     return Rendered(ENV.get_template("table/version.html").render(ctx), frame, collector.html, collector.sources,
                     ctx["_parts"], ctx["_derived"])

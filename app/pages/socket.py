@@ -47,8 +47,9 @@ class PageConnection(Connection):
         key = self._key()
         rendered = None if shared is None else shared.get(key)
         if rendered is None:
+            regions = None if shared is None else shared.setdefault(("regions", self.lang), {})
             rendered = render(PageState(self.view, self.version, self.lang, self.game, self.presence, self.links,
-                                        title_en=self.title[0], title_fr=self.title[1]), self.shown)
+                                        title_en=self.title[0], title_fr=self.title[1]), self.shown, regions)
             if shared is not None:
                 shared[key] = rendered
         return rendered

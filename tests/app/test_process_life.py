@@ -17,52 +17,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from tests.processes import ROOT, free_port
-
-GRACE = 5.0  # seconds the issue allows the whole tree to be gone
-
-
-def children_of(pid: int) -> list[int]:
-    """Every process whose parent is `pid`, from /proc."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        # pid (comm) state ppid ...: the command may hold spaces and parentheses, so split after the last ")".
-        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-            found.append(int(entry.name))
-    return found
-
-
-def tree(pid: int) -> set[int]:
-    """`pid` and all its descendants."""
-    found, todo = set(), [pid]
-    while todo:
-        current = todo.pop()
-        found.add(current)
-        todo.extend(children_of(current))
-    return found
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"  # a zombie has ended; only its parent's wait is missing
-
-
-def survivors(pids: set[int], grace: float = GRACE) -> set[int]:
-    """The processes of `pids` still running after `grace` seconds (looked at until they are all gone)."""
-    deadline = time.monotonic() + grace
-    while True:
-        left = {pid for pid in pids if alive(pid)}
-        if not left or time.monotonic() > deadline:
-            return left
+from tests.processes import GRACE, ROOT, free_port, survivors, tree
 
 
 class BotServer:
