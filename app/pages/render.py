@@ -104,8 +104,9 @@ def context(page: PageState, previous: "Rendered | None" = None) -> dict[str, An
     before = None
     if previous is not None and "log" in previous.derived and previous.parts["g"] is not None:
         before = (previous.parts["g"]["log"], previous.derived["log"][0])
-    lines = derive("log", lambda: log_words(page.game, gview["log"] if gview else [], page.lang, names, before),
+    lines = derive("log", lambda: log_lines(page.game, gview["log"] if gview else [], page.lang, names, before),
                    "names")
+    derive("log_count", lambda: len(gview["log"]) if gview else 0)  # for the log's growth (log_growth)
     my_turn = bool(gview) and me is not None and me in to_act and not finished
     title = tr(page.title_en, page.title_fr)
     tab_title = (("▶ " + tr("Your turn", "À vous") + " · ") if my_turn else "") + f"{title} · Tabula"
@@ -149,24 +150,43 @@ def _waiting(page: PageState, view: dict[str, Any], names: list[str], to_act: li
 
 
 LOG_LINES = 300  # the newest lines the page shows
+LOG_REGION = "tb-log"  # the log's region (table/log.html); its lines, newest first, in the list LOG_REGION-lines
 
 
-def log_words(game: Game, entries: list[dict[str, Any]], lang: str, names: list[str],
-              before: tuple[list[dict[str, Any]], list[str]] | None = None) -> list[str]:
-    """The seat's visible log in words, newest first. `before`: the entries and words of an earlier render
-    for the same reader; a log only grows, so only the entries added since are put in words."""
+def log_lines(game: Game, entries: list[dict[str, Any]], lang: str, names: list[str],
+              before: tuple[list[dict[str, Any]], list[Markup]] | None = None) -> list[Markup]:
+    """The seat's visible log as the page's lines (HTML), newest first: each the `n`th entry of the log, put
+    in words, with the id `tb-log-n` (a later change may remove it). `before`: the entries and lines of an
+    earlier render for the same reader; a log only grows, so only the entries added since are put in words."""
     start = 0
-    words: list[str] = []
+    lines: list[Markup] = []
     if before is not None and len(before[0]) <= len(entries) and entries[:len(before[0])] == before[0]:
-        start, words = len(before[0]), before[1]
+        start, lines = len(before[0]), before[1]
     fresh = []
-    for entry in reversed(entries[max(start, len(entries) - LOG_LINES):]):
+    for number in range(len(entries), max(start, len(entries) - LOG_LINES), -1):
+        entry = entries[number - 1]
         try:
-            fresh.append(game.render_log(entry, lang, names))
+            words = game.render_log(entry, lang, names)
         except Exception:  # a log line that does not render must not break the page
             log.exception("log entry %r did not render", entry.get("key"))
-            fresh.append(entry.get("key", ""))
-    return (fresh + words)[:LOG_LINES]
+            words = entry.get("key", "")
+        fresh.append(Markup('<li id="{}-{}">{}</li>').format(LOG_REGION, number, words))
+    return (fresh + lines)[:LOG_LINES]
+
+
+def log_growth(old: dict[str, tuple[Any, Any]], new: dict[str, tuple[Any, Any]]) -> str | None:
+    """The log of the page `old` turned into that of `new` (their derived values) by out-of-band swaps: the
+    entries added since, put at the top of the list, and the oldest lines pushed out of it removed. None when
+    the log did not simply grow (a first line, a name that changed the words of the lines shown...)."""
+    count, lines = new["log_count"][0], new["log"][0]
+    old_count, old_lines = old["log_count"][0], old["log"][0]
+    added = count - old_count
+    if not old_lines or not 0 < added <= len(lines) or lines[added:] != old_lines[:len(lines) - added]:
+        return None
+    gone = range(old_count - len(old_lines) + 1, count - len(lines) + 1)
+    return (f'<ol id="{LOG_REGION}-lines" hx-swap-oob="afterbegin">'
+            + "".join(lines[:added]) + "</ol>"
+            + "".join(f'<li id="{LOG_REGION}-{number}" hx-swap-oob="delete"></li>' for number in gone))
 
 
 
@@ -278,7 +298,11 @@ class Rendered:
         if shown is None or shown.frame != self.frame:
             return self.version + self.body()
         parts = [] if shown.version == self.version else [self.version]
-        parts.extend(html for region_id, html in self.regions.items() if shown.regions.get(region_id) != html)
+        for region_id, html in self.regions.items():
+            if shown.regions.get(region_id) != html:
+                # The log (up to LOG_LINES lines) mostly grows by a line: that line is sent, not the list.
+                grown = log_growth(shown.derived, self.derived) if region_id == LOG_REGION else None
+                parts.append(html if grown is None else grown)
         return "".join(parts)
 
 
