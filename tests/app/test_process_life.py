@@ -58,6 +58,23 @@ class BotServer:
             time.sleep(0.1)
         raise AssertionError(f"the bots did not start: {self.log.read_text()}")
 
+    def start_worker(self) -> set[int]:
+        """Waits only until the bot worker process exists (it may still be starting); returns the tree."""
+        deadline = time.monotonic() + 60
+        table = None
+        while time.monotonic() < deadline:
+            assert self.proc.poll() is None, self.log.read_text()
+            try:
+                if table is None:
+                    table = httpx.post(f"http://127.0.0.1:{self.port}/api/tables", timeout=5, json={
+                        "game": "cesar_cleopatre", "players": 2, "bots": ["novice", "novice"]}).json()["id"]
+                elif len(tree(self.proc.pid)) >= 3:
+                    return tree(self.proc.pid)
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.01)
+        raise AssertionError(f"no bot worker: {self.log.read_text()}")
+
     def clean_up(self, pids: set[int]) -> None:
         self.sockets.close()
         for pid in pids:
@@ -97,3 +114,16 @@ def test_workers_exit_when_the_server_is_killed(server):
     left = survivors(pids)
     server.clean_up(left)
     assert not left, f"still running {GRACE} s after the server's kill -9: {sorted(left)}"
+
+
+def test_sigterm_to_the_group_while_the_bot_worker_starts(server):
+    """The worker may get the signal before it has set itself to ignore it: it must not die of it (the
+    server would start another during its own shutdown, and leak the pool's semaphores)."""
+    pids = server.start_worker()
+    os.killpg(server.proc.pid, signal.SIGTERM)
+    server.proc.wait(timeout=30)
+    left = survivors(pids | tree(server.proc.pid))
+    server.clean_up(left)
+    assert not left, f"still running {GRACE} s after SIGTERM: {sorted(left)}"
+    log = server.log.read_text()
+    assert "died" not in log and "leaked semaphore" not in log and "Traceback" not in log, log
