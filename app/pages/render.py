@@ -5,8 +5,10 @@ with `{{ region("some/template.html") }}`: an element with a stable id (the temp
 full page renders them in place. For the page's socket, `render` cuts the body in two: each region's HTML by
 id, and the *frame*, the body with a marker where each region goes. After every change the socket renders the
 page again and sends what differs from what the browser holds: the whole body when the frame changed, else
-only the regions whose HTML changed. No list says which part of the view a region depends on: whatever a
-template reads, a change of it shows, and the browser's page always equals a reloaded one.
+only the regions whose HTML changed (the log: only its new lines). No list says which part of the view a
+region depends on: whatever a template reads, a change of it shows, and the browser's page always equals a
+reloaded one. A region is rendered again only when a value it read changed, and once per change for all the
+readers of a table whose reads of it have the same values (the seat itself is one of those reads).
 
 Templates receive a seat's view (never a state) and the presenter of its game (`presenters/`).
 """
@@ -174,14 +176,18 @@ def log_lines(game: Game, entries: list[dict[str, Any]], lang: str, names: list[
     return (fresh + lines)[:LOG_LINES]
 
 
-def log_growth(old: dict[str, tuple[Any, Any]], new: dict[str, tuple[Any, Any]]) -> str | None:
-    """The log of the page `old` turned into that of `new` (their derived values) by out-of-band swaps: the
-    entries added since, put at the top of the list, and the oldest lines pushed out of it removed. None when
-    the log did not simply grow (a first line, a name that changed the words of the lines shown...)."""
-    count, lines = new["log_count"][0], new["log"][0]
-    old_count, old_lines = old["log_count"][0], old["log"][0]
+def log_growth(old: "Rendered", new: "Rendered") -> str | None:
+    """The log region of the page `old` turned into that of `new` by out-of-band swaps: the entries added
+    since, put at the top of the list, and the oldest lines pushed out of it removed. None when the log did
+    not simply grow (a first line, a name that changed the words of the lines shown, another part of the
+    region that changed too...)."""
+    count, lines = new.derived["log_count"][0], new.derived["log"][0]
+    old_count, old_lines = old.derived["log_count"][0], old.derived["log"][0]
     added = count - old_count
     if not old_lines or not 0 < added <= len(lines) or lines[added:] != old_lines[:len(lines) - added]:
+        return None
+    if (old.regions[LOG_REGION].replace("".join(old_lines), "", 1)
+            != new.regions[LOG_REGION].replace("".join(lines), "", 1)):
         return None
     gone = range(old_count - len(old_lines) + 1, count - len(lines) + 1)
     return (f'<ol id="{LOG_REGION}-lines" hx-swap-oob="afterbegin">'
@@ -301,7 +307,7 @@ class Rendered:
         for region_id, html in self.regions.items():
             if shown.regions.get(region_id) != html:
                 # The log (up to LOG_LINES lines) mostly grows by a line: that line is sent, not the list.
-                grown = log_growth(shown.derived, self.derived) if region_id == LOG_REGION else None
+                grown = log_growth(shown, self) if region_id == LOG_REGION else None
                 parts.append(html if grown is None else grown)
         return "".join(parts)
 
