@@ -85,3 +85,49 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(timeout=10)
+
+
+GRACE = 5.0  # seconds a server's whole process tree has to be gone after a SIGTERM (issue #23)
+
+
+def children_of(pid: int) -> list[int]:
+    """Every process whose parent is `pid`, from /proc."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        # pid (comm) state ppid ...: the command may hold spaces and parentheses, so split after the last ")".
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+            found.append(int(entry.name))
+    return found
+
+
+def tree(pid: int) -> set[int]:
+    """`pid` and all its descendants."""
+    found, todo = set(), [pid]
+    while todo:
+        current = todo.pop()
+        found.add(current)
+        todo.extend(children_of(current))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"  # a zombie has ended; only its parent's wait is missing
+
+
+def survivors(pids: set[int], grace: float = GRACE) -> set[int]:
+    """The processes of `pids` still running after `grace` seconds (looked at until they are all gone)."""
+    deadline = time.monotonic() + grace
+    while True:
+        left = {pid for pid in pids if alive(pid)}
+        if not left or time.monotonic() > deadline:
+            return left

@@ -5,8 +5,10 @@ with `{{ region("some/template.html") }}`: an element with a stable id (the temp
 full page renders them in place. For the page's socket, `render` cuts the body in two: each region's HTML by
 id, and the *frame*, the body with a marker where each region goes. After every change the socket renders the
 page again and sends what differs from what the browser holds: the whole body when the frame changed, else
-only the regions whose HTML changed. No list says which part of the view a region depends on: whatever a
-template reads, a change of it shows, and the browser's page always equals a reloaded one.
+only the regions whose HTML changed (the log: only its new lines). No list says which part of the view a
+region depends on: whatever a template reads, a change of it shows, and the browser's page always equals a
+reloaded one. A region is rendered again only when a value it read changed, and once per change for all the
+readers of a table whose reads of it have the same values (the seat itself is one of those reads).
 
 Templates receive a seat's view (never a state) and the presenter of its game (`presenters/`).
 """
@@ -78,7 +80,6 @@ def context(page: PageState, previous: "Rendered | None" = None) -> dict[str, An
     gview = None if page.view.get("game") is None else Tracked("g", page.view["game"])
     view = {"table": table, "game": gview}
     presenter = presenter_for(page.view["table"]["game"])
-    me = page.view["table"]["you"]
     parts = page_parts(page)
     derived: dict[str, tuple[Any, frozenset[tuple[str, str]]]] = {}
 
@@ -95,6 +96,7 @@ def context(page: PageState, previous: "Rendered | None" = None) -> dict[str, An
         derived[name] = (value, frozenset(reads).union(*(derived[source][1] for source in sources)))
         return value
 
+    me = derive("me", lambda: table["you"])  # derived, so that what depends on the seat reads it
     names = derive("names", lambda: seat_names(view, tr))
     controls = derive("controls", lambda: presenter.controls(view, tr, names).confirming(
         gview, lambda code: page.game.confirmation_text(code, {}, page.lang, names)) if gview else Controls([]),
@@ -106,14 +108,16 @@ def context(page: PageState, previous: "Rendered | None" = None) -> dict[str, An
     before = None
     if previous is not None and "log" in previous.derived and previous.parts["g"] is not None:
         before = (previous.parts["g"]["log"], previous.derived["log"][0])
-    lines = derive("log", lambda: log_words(page.game, gview["log"] if gview else [], page.lang, names, before),
+    lines = derive("log", lambda: log_lines(page.game, gview["log"] if gview else [], page.lang, names, before),
                    "names")
+    derive("log_count", lambda: len(gview["log"]) if gview else 0)  # for the log's growth (log_growth)
     my_turn = bool(gview) and me is not None and me in to_act and not finished
     title = tr(page.title_en, page.title_fr)
     tab_title = (("▶ " + tr("Your turn", "À vous") + " · ") if my_turn else "") + f"{title} · Tabula"
     connected = set(page.presence.get("connected", []))
     reads = {name: value_reads for name, (_, value_reads) in derived.items()}
-    reads["my_turn"] = reads["tab_title"] = reads["to_act"] | reads["finished"]
+    reads["my_turn"] = reads["tab_title"] = reads["to_act"] | reads["finished"] | reads["me"]
+    reads["spectator"] = reads["me"]
     return {
         "view": view, "g": gview, "tbl": table, "me": me, "names": names, "lang": page.lang, "tr": tr,
         "P": presenter, "controls": controls, "game": page.game, "presence": page.presence, "connected": connected,
@@ -150,24 +154,47 @@ def _waiting(page: PageState, view: dict[str, Any], names: list[str], to_act: li
 
 
 LOG_LINES = 300  # the newest lines the page shows
+LOG_REGION = "tb-log"  # the log's region (table/log.html); its lines, newest first, in the list LOG_REGION-lines
 
 
-def log_words(game: Game, entries: list[dict[str, Any]], lang: str, names: list[str],
-              before: tuple[list[dict[str, Any]], list[str]] | None = None) -> list[str]:
-    """The seat's visible log in words, newest first. `before`: the entries and words of an earlier render
-    for the same reader; a log only grows, so only the entries added since are put in words."""
+def log_lines(game: Game, entries: list[dict[str, Any]], lang: str, names: list[str],
+              before: tuple[list[dict[str, Any]], list[Markup]] | None = None) -> list[Markup]:
+    """The seat's visible log as the page's lines (HTML), newest first: each the `n`th entry of the log, put
+    in words, with the id `tb-log-n` (a later change may remove it). `before`: the entries and lines of an
+    earlier render for the same reader; a log only grows, so only the entries added since are put in words."""
     start = 0
-    words: list[str] = []
+    lines: list[Markup] = []
     if before is not None and len(before[0]) <= len(entries) and entries[:len(before[0])] == before[0]:
-        start, words = len(before[0]), before[1]
+        start, lines = len(before[0]), before[1]
     fresh = []
-    for entry in reversed(entries[max(start, len(entries) - LOG_LINES):]):
+    for number in range(len(entries), max(start, len(entries) - LOG_LINES), -1):
+        entry = entries[number - 1]
         try:
-            fresh.append(game.render_log(entry, lang, names))
+            words = game.render_log(entry, lang, names)
         except Exception:  # a log line that does not render must not break the page
             log.exception("log entry %r did not render", entry.get("key"))
-            fresh.append(entry.get("key", ""))
-    return (fresh + words)[:LOG_LINES]
+            words = entry.get("key", "")
+        fresh.append(Markup('<li id="{}-{}">{}</li>').format(LOG_REGION, number, words))
+    return (fresh + lines)[:LOG_LINES]
+
+
+def log_growth(old: "Rendered", new: "Rendered") -> str | None:
+    """The log region of the page `old` turned into that of `new` by out-of-band swaps: the entries added
+    since, put at the top of the list, and the oldest lines pushed out of it removed. None when the log did
+    not simply grow (a first line, a name that changed the words of the lines shown, another part of the
+    region that changed too...)."""
+    count, lines = new.derived["log_count"][0], new.derived["log"][0]
+    old_count, old_lines = old.derived["log_count"][0], old.derived["log"][0]
+    added = count - old_count
+    if not old_lines or not 0 < added <= len(lines) or lines[added:] != old_lines[:len(lines) - added]:
+        return None
+    if (old.regions[LOG_REGION].replace("".join(old_lines), "", 1)
+            != new.regions[LOG_REGION].replace("".join(lines), "", 1)):
+        return None
+    gone = range(old_count - len(old_lines) + 1, count - len(lines) + 1)
+    return (f'<ol id="{LOG_REGION}-lines" hx-swap-oob="afterbegin">'
+            + "".join(lines[:added]) + "</ol>"
+            + "".join(f'<li id="{LOG_REGION}-{number}" hx-swap-oob="delete"></li>' for number in gone))
 
 
 
@@ -186,18 +213,28 @@ class _Collector:
     parts: dict[str, Any]  # what this render reads from: the view's parts and the context's inputs
     derived: dict[str, frozenset[tuple[str, str]]]  # the reads of each value the context derives from the view
     previous: "Rendered | None"
+    shared: "SharedRegions | None" = None
     html: dict[str, str] = field(default_factory=dict)
     sources: dict[str, tuple[str, str, frozenset[tuple[str, str]]]] = field(default_factory=dict)
     depth: int = 0
 
     def kept(self, name: str) -> tuple[str, str, frozenset[tuple[str, str]]] | None:
-        """The previous render of this region, when none of its reads changed since."""
-        if self.previous is None:
-            return None
-        source = self.previous.sources.get(name)
-        if source is None or not unchanged(source[2], self.previous.parts, self.parts):
-            return None
-        return source
+        """A render of this region whose reads have the values they have here: this reader's previous one,
+        or one of this change's other readers (a region that reads nothing of the seat is the same for
+        every seat and the spectator)."""
+        if self.previous is not None:
+            source = self.previous.sources.get(name)
+            if source is not None and unchanged(source[2], self.previous.parts, self.parts):
+                return source
+        for source, parts in () if self.shared is None else self.shared.get(name, ()):
+            if unchanged(source[2], parts, self.parts):
+                return source
+        return None
+
+    def made(self, name: str, source: tuple[str, str, frozenset[tuple[str, str]]]) -> None:
+        """A region rendered here: the other readers of this change may use it."""
+        if self.shared is not None:
+            self.shared.setdefault(name, []).append((source, self.parts))
 
     def reads_of(self, name: str, dynamic: set[tuple[str, str]]) -> frozenset[tuple[str, str]]:
         """A region's reads: what it read of the view, and what the context values it names read."""
@@ -237,6 +274,7 @@ def region(ctx: Context, name: str) -> Markup:
         if found is None:
             raise ValueError(f"the region {name} does not start with an element that has an id")
         source = (found.group(1), html, collector.reads_of(name, dynamic))
+        collector.made(name, source)
     region_id, html, _ = source
     if region_id in collector.html:
         raise ValueError(f"two regions have the id {region_id}")
@@ -268,15 +306,25 @@ class Rendered:
         if shown is None or shown.frame != self.frame:
             return self.version + self.body()
         parts = [] if shown.version == self.version else [self.version]
-        parts.extend(html for region_id, html in self.regions.items() if shown.regions.get(region_id) != html)
+        for region_id, html in self.regions.items():
+            if shown.regions.get(region_id) != html:
+                # The log (up to LOG_LINES lines) mostly grows by a line: that line is sent, not the list.
+                grown = log_growth(shown, self) if region_id == LOG_REGION else None
+                parts.append(html if grown is None else grown)
         return "".join(parts)
 
 
-def render(page: PageState, previous: Rendered | None = None) -> Rendered:
+# The regions rendered for one change of one table, in one language, by template: each with the parts it was
+# rendered from (`render`'s `shared`). It lives as long as the change is being sent.
+SharedRegions = dict[str, list[tuple[tuple[str, str, frozenset[tuple[str, str]]], dict[str, Any]]]]
+
+
+def render(page: PageState, previous: Rendered | None = None, shared: SharedRegions | None = None) -> Rendered:
     """The page of `page`, for the socket; what `previous` (the same reader's page at an earlier version)
-    rendered from reads that did not change since is kept without being rendered again."""
+    rendered from reads that did not change since is kept without being rendered again, and so is what
+    another reader of the same change rendered (`shared`) from reads that have the same values here."""
     ctx = context(page, previous)
-    collector = _Collector(ctx["_parts"], ctx["_reads"], previous)
+    collector = _Collector(ctx["_parts"], ctx["_reads"], previous, shared)
     frame = ENV.get_template("table/body.html").render({**ctx, "_regions": collector})
     return Rendered(ENV.get_template("table/version.html").render(ctx), frame, collector.html, collector.sources,
                     ctx["_parts"], ctx["_derived"])

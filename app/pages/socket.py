@@ -4,7 +4,8 @@ The hub gives each connection its seat's view at every version (the same view ob
 socket: no patch is parsed or applied here). The connection renders its page from it (`render.render`) and
 sends what differs from what it sent before, as elements that htmx swaps in by id. The renders of one change
 are shared by every connection that would render the same page (the spectators of a table; the tabs of one
-seat in one language): `shared` is the hub's scratch space for one change.
+seat in one language), and so is each region by every connection whose reads of it have the same values
+(render.py): `shared` is the hub's scratch space for one change.
 """
 
 from __future__ import annotations
@@ -52,8 +53,9 @@ class PageConnection(Connection):
         key = self._key()
         rendered = None if shared is None else shared.get(key)
         if rendered is None:
+            regions = None if shared is None else shared.setdefault(("regions", self.lang), {})
             rendered = render(PageState(self.view, self.version, self.lang, self.game, self.presence, self.links,
-                                        title_en=self.title[0], title_fr=self.title[1]), self.shown)
+                                        title_en=self.title[0], title_fr=self.title[1]), self.shown, regions)
             if shared is not None:
                 shared[key] = rendered
         return rendered

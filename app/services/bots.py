@@ -36,6 +36,7 @@ import os
 import random
 import signal
 import threading
+from contextlib import contextmanager
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from datetime import datetime, timedelta
@@ -189,13 +190,31 @@ def _worker_started() -> None:
     """A bot worker process leaves its life to the server that started it: a SIGTERM or Ctrl-C sent to the
     whole process group stops the server, which then stops its pool (a worker that died first would only
     make the server start another one during its shutdown); and a worker whose server is gone (even by
-    kill -9) exits at once instead of waiting forever for work."""
+    kill -9) exits at once instead of waiting forever for work. The worker was born with these signals
+    blocked (`_spawning`), so that one sent while it started waited until now, to be ignored."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
     parent = multiprocessing.parent_process()
     if parent is not None:
         threading.Thread(target=_exit_with, args=(parent.sentinel,), name="tabula-parent-watch",
                          daemon=True).start()
+
+
+STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextmanager
+def _spawning():
+    """While the pool may start a worker (in the thread that submits to it): the stop signals are blocked in
+    this thread, so the worker starts with them blocked (a signal mask is inherited and kept across exec)
+    and ignores them from its first instruction; one sent to this process meanwhile is held for an
+    instant and then delivered."""
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def _exit_with(parent_sentinel: int) -> None:
@@ -260,12 +279,15 @@ class BotRunner:
             # Decisions not started are dropped (a bot decides again after a restart); the one under way is
             # awaited for a short while, so the worker exits through the pool's own shutdown and the pool's
             # semaphores are released (no "leaked semaphore" from the resource tracker). A worker still
-            # busy after that exits on its own once this process is gone (_worker_started).
+            # busy (or still starting) after that is killed, and the pool's shutdown then ends at once.
+            stopped = asyncio.ensure_future(asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True))
             try:
-                await asyncio.wait_for(asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True),
-                                       POOL_STOP_SECONDS)
+                await asyncio.wait_for(asyncio.shield(stopped), POOL_STOP_SECONDS)
             except asyncio.TimeoutError:
-                log.warning("the bot worker is still deciding; it stops when this process has gone")
+                log.info("the bot worker was still busy after %s s: killed", POOL_STOP_SECONDS)
+                for worker in multiprocessing.active_children():
+                    worker.kill()
+                await stopped
 
     # --------------------------------------------------------------------------------- waking
 
@@ -343,7 +365,9 @@ class BotRunner:
             # A thread shares the snapshot's state with every reader: give it its own copy.
             arg = clone(state) if isinstance(pool, ThreadPoolExecutor) else state
             try:
-                return await loop.run_in_executor(pool, decide, slug, arg, seat, level, seed, self.budget)
+                with _spawning():
+                    deciding = loop.run_in_executor(pool, decide, slug, arg, seat, level, seed, self.budget)
+                return await deciding
             except BrokenProcessPool:
                 self._pool = None
                 if self._stopping:  # never start a worker while the server stops

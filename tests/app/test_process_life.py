@@ -17,52 +17,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from tests.processes import ROOT, free_port
-
-GRACE = 5.0  # seconds the issue allows the whole tree to be gone
-
-
-def children_of(pid: int) -> list[int]:
-    """Every process whose parent is `pid`, from /proc."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        # pid (comm) state ppid ...: the command may hold spaces and parentheses, so split after the last ")".
-        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-            found.append(int(entry.name))
-    return found
-
-
-def tree(pid: int) -> set[int]:
-    """`pid` and all its descendants."""
-    found, todo = set(), [pid]
-    while todo:
-        current = todo.pop()
-        found.add(current)
-        todo.extend(children_of(current))
-    return found
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"  # a zombie has ended; only its parent's wait is missing
-
-
-def survivors(pids: set[int], grace: float = GRACE) -> set[int]:
-    """The processes of `pids` still running after `grace` seconds (looked at until they are all gone)."""
-    deadline = time.monotonic() + grace
-    while True:
-        left = {pid for pid in pids if alive(pid)}
-        if not left or time.monotonic() > deadline:
-            return left
+from tests.processes import GRACE, ROOT, free_port, survivors, tree
 
 
 class BotServer:
@@ -103,6 +58,23 @@ class BotServer:
             time.sleep(0.1)
         raise AssertionError(f"the bots did not start: {self.log.read_text()}")
 
+    def start_worker(self) -> set[int]:
+        """Waits only until the bot worker process exists (it may still be starting); returns the tree."""
+        deadline = time.monotonic() + 60
+        table = None
+        while time.monotonic() < deadline:
+            assert self.proc.poll() is None, self.log.read_text()
+            try:
+                if table is None:
+                    table = httpx.post(f"http://127.0.0.1:{self.port}/api/tables", timeout=5, json={
+                        "game": "cesar_cleopatre", "players": 2, "bots": ["novice", "novice"]}).json()["id"]
+                elif len(tree(self.proc.pid)) >= 3:
+                    return tree(self.proc.pid)
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.01)
+        raise AssertionError(f"no bot worker: {self.log.read_text()}")
+
     def clean_up(self, pids: set[int]) -> None:
         self.sockets.close()
         for pid in pids:
@@ -142,3 +114,16 @@ def test_workers_exit_when_the_server_is_killed(server):
     left = survivors(pids)
     server.clean_up(left)
     assert not left, f"still running {GRACE} s after the server's kill -9: {sorted(left)}"
+
+
+def test_sigterm_to_the_group_while_the_bot_worker_starts(server):
+    """The worker may get the signal before it has set itself to ignore it: it must not die of it (the
+    server would start another during its own shutdown, and leak the pool's semaphores)."""
+    pids = server.start_worker()
+    os.killpg(server.proc.pid, signal.SIGTERM)
+    server.proc.wait(timeout=30)
+    left = survivors(pids | tree(server.proc.pid))
+    server.clean_up(left)
+    assert not left, f"still running {GRACE} s after SIGTERM: {sorted(left)}"
+    log = server.log.read_text()
+    assert "died" not in log and "leaked semaphore" not in log and "Traceback" not in log, log

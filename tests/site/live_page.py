@@ -152,12 +152,24 @@ def extent(page: str, id_: str) -> tuple[int, int]:
     return start, start + _Extent(page[start:], stop_at_first=True).run().ends[0]
 
 
+_OOB = re.compile(r'<[A-Za-z][^>]*?\shx-swap-oob="([^"]+)"[^>]*>')
+
+
 def swap(page: str, message: str) -> str:
-    """A page's HTML after one websocket message, applied as htmx does (each top-level element replaces the
-    one with its id)."""
+    """A page's HTML after one websocket message, applied as htmx does: each top-level element replaces the
+    one with its id, or, by its `hx-swap-oob`, is removed (`delete`) or has its content put first inside it
+    (`afterbegin`)."""
     for id_, html in elements(message):
         start, end = extent(page, id_)
-        page = page[:start] + html + page[end:]
+        style = _OOB.match(html)
+        if style is None:
+            page = page[:start] + html + page[end:]
+        elif style.group(1) == "delete":
+            page = page[:start] + page[end:]
+        else:
+            assert style.group(1) == "afterbegin", f"an out-of-band swap htmx does not do here: {html[:120]}"
+            inside = page.index(">", start) + 1
+            page = page[:inside] + html[style.end():html.rindex("</")] + page[inside:]
     return page
 
 

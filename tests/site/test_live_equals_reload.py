@@ -11,6 +11,7 @@ import os
 
 import pytest
 
+from app.pages import render
 from games import REGISTRY
 from tests.games.golden import GOLDENS
 
@@ -43,3 +44,10 @@ async def test_random_games_live_page_equals_reload(site, slug):
         lang = "fr" if n % 2 else "en"
         options = {o.name: o.choices[n % len(o.choices)] for o in game.options}
         await play_checked(site, slug, players, options, seed=1000 + n, policy_seed=n, lang=lang)
+
+
+async def test_a_log_longer_than_the_page_shows_live_page_equals_reload(site, monkeypatch):
+    """The log grows by its new lines and drops the lines pushed out of the page's LOG_LINES."""
+    monkeypatch.setattr(render, "LOG_LINES", 4)
+    golden = GOLDENS["cesar_cleopatre"]
+    await play_checked(site, "cesar_cleopatre", golden.players, golden.options, golden.seed, golden.policy_seed)

@@ -1,0 +1,377 @@
+"""A club's busy evening: a real server under many live tables for minutes, its memory, its cost per move and
+its shutdown.
+
+    .venv/bin/python tests/bench/soak.py                # 200 tables for 10 minutes
+    .venv/bin/python tests/bench/soak.py --short        # 20 tables for 1 minute: a quick check
+    .venv/bin/python tests/bench/soak.py --tables N --minutes D [--source CHECKOUT]
+
+It starts `python -m app serve` (SQLite in a temporary directory, its own process group, bots after
+TABULA_BOT_DELAY=0.05-0.15 s, novice bots deciding in the bot worker) from this checkout or from CHECKOUT,
+and keeps N tables in play, the three games mixed, a new table as soon as one ends. Each table is made as
+people make one: created, every seat joined with the invite key, then every player leaves their seat to a
+(novice) bot; each seat's page socket stays open with the seat's cookie, and one spectator's with the
+spectator key (`/ws/tables/T/html`, the socket the table page uses). Every 10 s, and at the end, it prints:
+the resident memory of the server and of its children, the server's open file descriptors, actions per
+second (the server's own counter, TABULA_METRICS=1), the server's CPU per action, the bytes of page updates
+received per action and per message, and errors (failed requests, unexpected socket closes, the lines of the
+server's log that report an error). Then every client leaves and, 10 s later, the server's memory is read
+again; SIGTERM goes to the server alone, and the processes of its tree still running 5 s later are counted;
+a second, small server gets SIGTERM on its whole process group (as `timeout`, Ctrl-C and systemd send it).
+The targets of the summary are issue #23's. Not part of the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import websockets
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tests.processes import ROOT, free_port, survivors, tree  # noqa: E402
+
+KINDS = [("cesar_cleopatre", (2,)), ("ave_cesar", (3, 4, 5)), ("alea_iacta_est", (2, 3, 4, 5))]
+SAMPLE = 10.0  # seconds between two printed samples
+PING = 'id="tb-ping"'
+FINISHED = 'data-status="finished"'
+TICK = os.sysconf("SC_CLK_TCK")
+ACTIONS_METRIC = re.compile(r"^tabula_actions_committed_total\{[^}]*\} ([0-9.e+]+)$", re.M)
+
+
+@dataclass
+class Counts:
+    games: int = 0
+    bytes: int = 0
+    messages: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    def error(self, what: str) -> None:
+        if len(self.errors) < 1000:
+            self.errors.append(what)
+
+
+@dataclass
+class Sample:
+    at: float
+    actions: float
+    cpu: float  # the server's CPU seconds (user + system) so far
+    rss: float  # MB, the server
+    children_rss: float  # MB, every process it started
+    fds: int
+    bytes: int
+    messages: int
+    tables: int
+    games: int
+
+
+def proc_stat(pid: int) -> list[str]:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = proc_stat(pid)
+    return (int(fields[11]) + int(fields[12])) / TICK  # utime, stime
+
+
+def rss_mb(pid: int) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+class Server:
+    """`python -m app serve` from `source`, in its own process group, on SQLite in `workdir`."""
+
+    def __init__(self, source: Path, workdir: Path):
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = workdir / f"server-{self.port}.log"
+        env = {**os.environ, "DATABASE_URL": f"sqlite:///{workdir / f'soak-{self.port}.db'}",
+               "PYTHONPATH": str(source), "TABULA_BOT_DELAY": "0.05-0.15", "TABULA_TAKEOVER_LEVEL": "novice",
+               "TABULA_RATE_LIMITS": "0", "TABULA_METRICS": "1"}
+        env.pop("TABULA_PUBLIC_URL", None)
+        with open(self.log, "ab") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "app", "serve", "--port", str(self.port), "--log-level", "warning"],
+                cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+
+    def wait_ready(self) -> None:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise SystemExit(f"the server exited:\n{self.log.read_text()}")
+            try:
+                if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        raise SystemExit("the server did not start")
+
+    def log_errors(self) -> list[str]:
+        text = self.log.read_text(errors="replace")
+        return [line for line in text.splitlines()
+                if "Traceback" in line or "ERROR" in line or "leaked semaphore" in line]
+
+    def children(self) -> set[int]:
+        return tree(self.proc.pid) - {self.proc.pid}
+
+    def terminate(self, group: bool) -> tuple[float, set[int]]:
+        """SIGTERM to the server alone or to its process group: seconds until the server exited, and the
+        processes of its tree still running 5 s after the signal."""
+        pids = tree(self.proc.pid)
+        started = time.monotonic()
+        if group:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+        else:
+            self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            pass
+        took = time.monotonic() - started
+        left = survivors(pids, max(0.0, 5.0 - took))
+        for pid in left:  # leave nothing behind us either
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        if self.proc.poll() is None:
+            self.proc.wait(timeout=10)
+        return took, left
+
+
+class Club:
+    """The clients: N tables kept in play, each seat and one spectator on the page's socket."""
+
+    def __init__(self, server: Server, tables: int, seed: int = 23):
+        self.server = server
+        self.tables = tables
+        self.counts = Counts()
+        self.stopping = asyncio.Event()
+        self.live = 0
+        self.random = random.Random(seed)
+        self.http = httpx.AsyncClient(base_url=server.base, timeout=60,
+                                      limits=httpx.Limits(max_connections=50, max_keepalive_connections=50))
+
+    async def request(self, method: str, path: str, **kwargs) -> dict:
+        try:
+            r = await self.http.request(method, path, **kwargs)
+        except httpx.HTTPError as e:
+            self.counts.error(f"{method} {path}: {type(e).__name__} {e}")
+            raise
+        if r.status_code >= 400:
+            self.counts.error(f"{method} {path}: {r.status_code} {r.text[:200]}")
+            raise RuntimeError(r.status_code)
+        return r.json()
+
+    async def socket(self, table: str, query: str, cookie: str | None, done: asyncio.Event, watch: bool) -> None:
+        """One page socket, open until the table is done: counts what it receives, answers the pings."""
+        url = f"ws://127.0.0.1:{self.server.port}/ws/tables/{table}/html{query}"
+        headers = {"Cookie": cookie} if cookie else {}
+        try:
+            async with websockets.connect(url, additional_headers=headers, max_size=None,
+                                          open_timeout=60) as ws:
+                waiting = asyncio.ensure_future(done.wait())
+                try:
+                    while not done.is_set():
+                        receiving = asyncio.ensure_future(ws.recv())
+                        await asyncio.wait({receiving, waiting}, return_when=asyncio.FIRST_COMPLETED)
+                        if not receiving.done():
+                            receiving.cancel()
+                            break
+                        message = receiving.result()
+                        self.counts.bytes += len(message.encode())
+                        self.counts.messages += 1
+                        if PING in message:
+                            await ws.send("pong")
+                        if watch and FINISHED in message:
+                            done.set()
+                finally:
+                    waiting.cancel()
+        except websockets.ConnectionClosed as e:
+            if not done.is_set():
+                self.counts.error(f"socket of table {table} closed: {e}")
+        except (OSError, asyncio.TimeoutError, websockets.InvalidStatus) as e:
+            self.counts.error(f"socket of table {table}: {type(e).__name__} {e}")
+
+    async def one_table(self) -> None:
+        slug, counts = self.random.choice(KINDS)
+        players = self.random.choice(counts)
+        made = await self.request("POST", "/api/tables", json={"game": slug, "players": players})
+        table = made["id"]
+        tokens = [(await self.request("POST", f"/api/tables/{table}/join",
+                                       json={"invite": made["invite_key"], "name": f"P{n}"}))["token"]
+                  for n in range(players)]
+        done = asyncio.Event()
+        sockets = [asyncio.ensure_future(self.socket(table, f"?spectate={made['spectator_key']}", None, done, True))]
+        sockets += [asyncio.ensure_future(self.socket(table, "", f"tabula_seat_{table}={token}", done, False))
+                    for token in tokens]
+        self.live += 1
+        try:
+            for token in tokens:  # every player leaves: a novice bot plays their seat, their page stays open
+                await self.request("POST", f"/api/tables/{table}/seat/leave",
+                                   headers={"Authorization": f"Bearer {token}"})
+            while not done.is_set() and not self.stopping.is_set():
+                try:  # the spectator's page says when the game is over; the API too, should a message be missed
+                    await asyncio.wait_for(asyncio.shield(done.wait()), 30)
+                except asyncio.TimeoutError:
+                    if (await self.request("GET", f"/api/tables/{table}"))["status"] != "playing":
+                        done.set()
+            if not self.stopping.is_set():
+                self.counts.games += 1
+        finally:
+            done.set()
+            await asyncio.gather(*sockets)
+            self.live -= 1
+
+    async def keep_one_table(self) -> None:
+        while not self.stopping.is_set():
+            try:
+                await self.one_table()
+            except (RuntimeError, httpx.HTTPError):
+                await asyncio.sleep(1)  # counted as an error; the next table
+
+    def sample(self, started: float) -> Sample:
+        pid = self.server.proc.pid
+        text = httpx.get(self.server.base + "/metrics", timeout=30).text
+        actions = sum(float(v) for v in ACTIONS_METRIC.findall(text))
+        children = self.server.children()
+        return Sample(time.monotonic() - started, actions, cpu_seconds(pid), rss_mb(pid),
+                      sum(rss_mb(c) for c in children), len(os.listdir(f"/proc/{pid}/fd")),
+                      self.counts.bytes, self.counts.messages, self.live, self.counts.games)
+
+
+def interval(a: Sample, b: Sample) -> dict[str, float]:
+    actions = b.actions - a.actions
+    seconds = b.at - a.at
+    return {"rate": actions / seconds if seconds else float("nan"), "cpu_ms": 1000 * (b.cpu - a.cpu) / actions if actions else float("nan"),
+            "per_action": (b.bytes - a.bytes) / actions if actions else float("nan"),
+            "per_message": (b.bytes - a.bytes) / (b.messages - a.messages) if b.messages > a.messages else 0.0}
+
+
+def show(a: Sample, b: Sample, errors: int) -> None:
+    i = interval(a, b)
+    print(f"{b.at:6.0f} s  tables {b.tables:4d}  games {b.games:5d}  actions/s {i['rate']:6.1f}"
+          f"  CPU/action {i['cpu_ms']:6.2f} ms  RSS {b.rss:6.1f} MB + children {b.children_rss:6.1f} MB"
+          f"  fds {b.fds:5d}  bytes/action {i['per_action']:7.0f}  bytes/message {i['per_message']:6.0f}"
+          f"  errors {errors}", flush=True)
+
+
+def at(samples: list[Sample], seconds: float) -> Sample:
+    """The first sample taken at or after `seconds`."""
+    return next((s for s in samples if s.at >= seconds), samples[-1])
+
+
+def slope_per_minute(samples: list[Sample]) -> float:
+    """Least squares: the server's RSS growth in MB per minute."""
+    if len(samples) < 2:
+        return 0.0
+    xs, ys = [s.at / 60 for s in samples], [s.rss for s in samples]
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+
+
+async def soak(server: Server, tables: int, seconds: float) -> None:
+    club = Club(server, tables)
+    loop = asyncio.get_running_loop()
+    started = time.monotonic()
+    players = [loop.create_task(club.keep_one_table()) for _ in range(tables)]
+    samples = [await asyncio.to_thread(club.sample, started)]
+    while time.monotonic() - started < seconds:
+        await asyncio.sleep(SAMPLE - (time.monotonic() - started) % SAMPLE)
+        samples.append(await asyncio.to_thread(club.sample, started))
+        show(samples[-2], samples[-1], len(club.counts.errors))
+    club.stopping.set()
+    await asyncio.gather(*players)
+    await club.http.aclose()
+    await asyncio.sleep(10)  # the server notices every socket gone (presence, its channels)
+    left = await asyncio.to_thread(club.sample, started)
+
+    # "A minute" of the full run, a fifth of a shorter one (whole samples).
+    window = SAMPLE * max(1, round(min(60.0, seconds / 5) / SAMPLE))
+    warm = at(samples, 2 * window)
+    after_warm = [s for s in samples if s.at >= warm.at]
+    cpu = [interval(a, b)["cpu_ms"] for a, b in zip(samples, samples[1:]) if b.actions > a.actions]
+    second = interval(at(samples, window), at(samples, 2 * window))["rate"]
+    last = interval(at(samples, seconds - window), samples[-1])["rate"]
+    total = interval(samples[0], samples[-1])
+    growth = 100 * (samples[-1].rss - warm.rss) / warm.rss
+    print(f"\n{tables} tables for {seconds / 60:.1f} min: {club.counts.games} games, "
+          f"{samples[-1].actions - samples[0].actions:.0f} actions, {total['rate']:.1f} actions/s; "
+          f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"server CPU per action: median {statistics.median(cpu):.2f} ms over the {len(cpu)} samples "
+          f"(target <= 1 ms)")
+    print(f"action rate: second window {second:.1f}/s, last {last:.1f}/s = {100 * last / second:.0f} % "
+          f"(target >= 90 %; windows of {window:.0f} s)")
+    print(f"server RSS: {warm.rss:.1f} MB at warm-up ({warm.at:.0f} s), {samples[-1].rss:.1f} MB at the end: "
+          f"{growth:+.1f} %, {slope_per_minute(after_warm):+.2f} MB/min (targets <= 10 %, <= 1 MB/min); "
+          f"children {samples[-1].children_rss:.1f} MB")
+    print(f"after every client left: {left.rss:.1f} MB = warm-up {100 * (left.rss - warm.rss) / warm.rss:+.1f} % "
+          f"(target <= +10 %); fds {left.fds}")
+    print(f"page updates: {total['per_action']:.0f} bytes per action, {total['per_message']:.0f} per message")
+    took, alive = server.terminate(group=False)
+    print(f"SIGTERM to the server alone: it exited in {took:.1f} s; survivors after 5 s: {len(alive)}")
+    errors = club.counts.errors + server.log_errors()
+    print(f"errors: {len(errors)}")
+    for line in errors[:20]:
+        print("   ", line)
+
+
+async def group_stop(source: Path, workdir: Path) -> None:
+    """A small server with its bot worker busy and page sockets open gets SIGTERM on its process group."""
+    server = Server(source, workdir)
+    await asyncio.to_thread(server.wait_ready)
+    club = Club(server, 3)
+    players = [asyncio.create_task(club.keep_one_table()) for _ in range(club.tables)]
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and (len(server.children()) < 2 or club.counts.messages < 20):
+        await asyncio.sleep(0.2)
+    took, alive = await asyncio.to_thread(server.terminate, True)
+    club.stopping.set()
+    await asyncio.gather(*players, return_exceptions=True)
+    await club.http.aclose()
+    log = [line for line in server.log_errors() if "Traceback" in line or "leaked semaphore" in line]
+    print(f"SIGTERM to the process group: the server exited in {took:.1f} s; survivors after 5 s: {len(alive)};"
+          f" tracebacks or leaked semaphores in its log: {len(log)}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--short", action="store_true", help="20 tables for 1 minute")
+    parser.add_argument("--tables", type=int)
+    parser.add_argument("--minutes", type=float)
+    parser.add_argument("--source", type=Path, default=ROOT, help="the checkout to serve (default: this one)")
+    args = parser.parse_args()
+    tables = args.tables or (20 if args.short else 200)
+    minutes = args.minutes or (1.0 if args.short else 10.0)
+    workdir = Path(tempfile.mkdtemp(prefix="tabula-soak-"))
+    print(f"{tables} tables, {minutes} min, serving {args.source.resolve()}; logs in {workdir}", flush=True)
+    server = Server(args.source.resolve(), workdir)
+    try:
+        server.wait_ready()
+        asyncio.run(soak(server, tables, 60 * minutes))
+        asyncio.run(group_stop(args.source.resolve(), workdir))
+    finally:
+        if server.proc.poll() is None:
+            os.killpg(server.proc.pid, signal.SIGKILL)
+
+
+if __name__ == "__main__":
+    main()
