@@ -339,9 +339,10 @@ def first_difference(a: str, b: str) -> str:
 
 
 async def play_checked(site: InProcessSite, slug: str, players: int, options: dict[str, Any], seed: int | None,
-                       policy_seed: int, lang: str = "en") -> int:
+                       policy_seed: int, lang: str = "en", undo_weight: float = 0.0) -> int:
     """Plays a game to its end through the page's forms, every seat and a spectator on the page's socket;
-    after every action each live page must equal a fresh one. Returns the number of actions."""
+    after every action each live page must equal a fresh one. Returns the number of actions. `undo_weight`:
+    how often a seat takes back its move when it may (an undo rewrites the end of the log)."""
     async def joined(table_id: str, viewers: list[Viewer]) -> None:
         """Each reader opens the page as soon as it has a seat (the spectator at once): the waiting room
         fills, then the game starts, live."""
@@ -359,7 +360,7 @@ async def play_checked(site: InProcessSite, slug: str, players: int, options: di
         snap = await site.service.current(table_id)
         if game.finished(snap.state):
             break
-        seat, action = random_step(game, snap.state, holder)
+        seat, action = random_step(game, snap.state, holder, undo_weight)
         await site.act(table_id, viewers[seat], snap.version, action)
         actions += 1
         await asyncio.sleep(0)
