@@ -93,7 +93,8 @@ def test_a_card_placed_face_down_is_taken_back_by_clicking_undo_and_the_other_se
 
 def rolled(page) -> list[str]:
     """The values of the dice the roll panel shows."""
-    return sorted(page.eval_on_selector_all("#al-roll .dice svg.die", "els => els.map(e => e.getAttribute('aria-label'))"))
+    return sorted(page.eval_on_selector_all("#al-roll .dice svg.die",
+                                            "els => els.map(e => e.getAttribute('aria-label'))"))
 
 
 def forum_placement(game: dict) -> dict:
@@ -103,7 +104,8 @@ def forum_placement(game: dict) -> dict:
 
 @pytest.mark.browser
 @pytest.mark.timeout(120)
-def test_a_die_placed_is_taken_back_by_clicking_undo_before_passing_the_dice_and_the_other_seat_sees_it(site, browser):
+def test_a_die_placed_is_taken_back_by_clicking_undo_before_passing_the_dice_and_the_other_seat_sees_it(
+        site, browser):
     table_id, tokens, _ = new_full_table(site, "alea_iacta_est", 2)
     version, view = api_view(site, table_id, tokens[0])
     seat = view["game"]["to_act"][0]
