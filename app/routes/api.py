@@ -186,6 +186,11 @@ class Reclaimed(BaseModel):
     reclaimed: bool = Field(description="Whether a bot was playing your seat (false: it was yours already).")
 
 
+class SeatBot(BaseModel):
+    version: int
+    bot: str = Field(description="The level of the bot now playing that seat.")
+
+
 class GameInfo(BaseModel):
     slug: str
     title_en: str
@@ -279,6 +284,23 @@ async def leave_game(table_id: str, request: Request, service: ServiceDep,
 async def reclaim_seat(table_id: str, request: Request, service: ServiceDep,
                        authorization: AuthHeader = None) -> dict[str, Any]:
     return await bots.reclaim(service, table_id, credential_from(request, authorization, None))
+
+
+@router.post("/tables/{table_id}/seats/{seat}/bot", response_model=SeatBot,
+             responses={**ERRORS, 404: {"model": Error, "description": "No such table or seat"},
+                        409: {"model": Error, "description": "The game is not waiting for that player, who is "
+                                                             "connected or not disconnected long enough yet, or "
+                                                             "a bot plays that seat already"}},
+             summary="Propose that a bot plays the seat of a player disconnected on their turn")
+async def propose_bot(table_id: str, seat: int, request: Request, service: ServiceDep,
+                      authorization: AuthHeader = None) -> dict[str, Any]:
+    """Another seated player (not a spectator, not for their own seat) hands the seat to the bot of the
+    server's take-over level once its player has been disconnected for `TABULA_ABSENT_SECONDS` while the
+    game waits for them. The player takes it back with their token (`POST /api/tables/{id}/seat/reclaim`,
+    or by opening their seat link)."""
+    settings = request.app.state.settings
+    return await bots.take_absent_seat(service, table_id, credential_from(request, authorization, None), seat,
+                                       settings.takeover_level, settings.absent_seconds)
 
 
 @router.get("/tables/{table_id}/view", response_model=ViewBody, responses=ERRORS,

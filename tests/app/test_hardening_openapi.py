@@ -65,3 +65,11 @@ def test_every_status_the_edge_can_answer_is_documented():
                 assert "429" in statuses and "Retry-After" in operation["responses"]["429"]["headers"]
     links = spec["paths"]["/api/tables"]["post"]["responses"]["201"]["links"]
     assert {"join_table", "get_view"} <= set(links)
+
+
+def test_proposing_a_bot_for_an_absent_seat_documents_its_refusals():
+    spec, _ = schema()
+    operation = spec["paths"]["/api/tables/{table_id}/seats/{seat}/bot"]["post"]
+    assert operation["operationId"] == "propose_bot"
+    assert {"200", "403", "404", "409"} <= set(operation["responses"])
+    assert "seat" in operation["responses"]["404"]["description"]

@@ -57,7 +57,8 @@ def cases():
 
 
 def copy_with_state(live, table_id: str, state_text: str, seat_names: list[str]) -> tuple[str, list[str], str]:
-    """A second table identical to `table_id` except for its state (and its secrets)."""
+    """A second table identical to `table_id` except for its state (and its secrets); its seats are connected
+    since when the original's are (which the refusal to hand a seat to a bot tells)."""
     new_id = secrets.token_urlsafe(12)
     tokens = [secrets.token_urlsafe(24) for _ in seat_names]
     spectate = secrets.token_urlsafe(16)
@@ -65,13 +66,15 @@ def copy_with_state(live, table_id: str, state_text: str, seat_names: list[str])
         conn.execute(text(
             "INSERT INTO tables (id, game, players, options, seed, status, version, rules_version, state, invite_key,"
             " spectator_key, spectators, created_at, updated_at) SELECT :new, game, players, options, 1, status,"
-            " version, rules_version, :state, :invite, :spectate, 0, created_at, updated_at FROM tables WHERE id = :id"),
+            " version, rules_version, :state, :invite, :spectate, 0, created_at, updated_at FROM tables"
+            " WHERE id = :id"),
             {"new": new_id, "id": table_id, "state": state_text, "invite": secrets.token_urlsafe(16),
              "spectate": spectate})
         for n, name in enumerate(seat_names):
-            conn.execute(text("INSERT INTO seats (table_id, number, name, token_hash, connected, bot_takeover)"
-                              " VALUES (:t, :n, :name, :h, false, false)"),
-                         {"t": new_id, "n": n, "name": name, "h": hash_token(tokens[n])})
+            conn.execute(text("INSERT INTO seats (table_id, number, name, token_hash, connected, presence_since,"
+                              " bot_takeover) SELECT :t, :n, :name, :h, connected, presence_since, false FROM seats"
+                              " WHERE table_id = :id AND number = :n"),
+                         {"t": new_id, "n": n, "name": name, "h": hash_token(tokens[n]), "id": table_id})
         conn.execute(text(
             "INSERT INTO chat_messages (table_id, channel, seat, name, text, version, deleted, created_at)"
             " SELECT :new, channel, seat, name, text, version, deleted, created_at FROM chat_messages"
@@ -81,13 +84,17 @@ def copy_with_state(live, table_id: str, state_text: str, seat_names: list[str])
 
 async def wire_bytes(live, http, table_id: str, credential: str, version: int) -> list[str]:
     """What one caller receives for a table: the HTTP view, the 409 body of a stale action, the chat (its
-    message ids are row numbers, which a copy cannot keep), the first websocket message."""
+    message ids are row numbers, which a copy cannot keep), the refusals to hand seat 0 or 1 to a bot, the
+    first websocket message."""
     out = [(await http.get(f"/api/tables/{table_id}/view", headers=bearer(credential))).text]
     chat = (await http.get(f"/api/tables/{table_id}/chat", headers=bearer(credential))).json()
     out.append(json.dumps({**chat, "messages": [{**m, "id": None} for m in chat["messages"]]}))
     r = await http.post(f"/api/tables/{table_id}/actions", headers=bearer(credential),
                         json={"version": version + 1000, "action": {"type": "x"}})
     out.append(f"{r.status_code} {r.text}")
+    for seat in (0, 1):
+        r = await http.post(f"/api/tables/{table_id}/seats/{seat}/bot", headers=bearer(credential))
+        out.append(f"{r.status_code} {r.text}")
     sock = await Socket.open(live.ws_base, table_id, f"?token={credential}")
     out.append(await sock.ws.recv())
     await sock.close()

@@ -98,12 +98,21 @@ def seat_http(server: LiveServer, table_id: str, token: str | None, **headers: s
                              cookies={f"tabula_seat_{table_id}": token} if token else {})
 
 
-async def propose(server: LiveServer, table_id: str, token: str | None, seat: int) -> httpx.Response:
-    async with seat_http(server, table_id, token) as browser:
-        return await browser.post(f"/t/{table_id}/seats/{seat}/bot", follow_redirects=False)
+ROADS = {"page": 303, "api": 200}  # where a proposal is sent, and its answer when it is taken
 
 
-async def test_a_bot_may_take_the_seat_of_a_player_disconnected_on_their_turn_only_after_a_while(server):
+async def propose(server: LiveServer, table_id: str, token: str | None, seat: int, road: str) -> httpx.Response:
+    """A proposal by the page's form (the seat cookie) or the JSON API (the seat token as bearer)."""
+    if road == "page":
+        async with seat_http(server, table_id, token) as browser:
+            return await browser.post(f"/t/{table_id}/seats/{seat}/bot", follow_redirects=False)
+    async with httpx.AsyncClient(base_url=server.base, timeout=20) as http:
+        return await http.post(f"/api/tables/{table_id}/seats/{seat}/bot",
+                               headers={"Authorization": f"Bearer {token}"} if token else {})
+
+
+@pytest.mark.parametrize("road", list(ROADS))
+async def test_a_bot_may_take_the_seat_of_a_player_disconnected_on_their_turn_only_after_a_while(server, road):
     async with httpx.AsyncClient(base_url=server.base, timeout=20) as http:
         table = await create_full(http)
         to_act = (await view(http, table, table.tokens[0]))["view"]["game"]["to_act"]
@@ -117,27 +126,29 @@ async def test_a_bot_may_take_the_seat_of_a_player_disconnected_on_their_turn_on
             assert form not in (await browser.get(f"/t/{table.id}")).text, "connected: no bot is offered"
         before = server.row(table.id)
         refusals = [
-            (await propose(server, table.id, table.tokens[other], absent), 409),  # connected
-            (await propose(server, table.id, table.tokens[other], other), 403),  # one's own seat
-            (await propose(server, table.id, None, absent), 403),  # no seat
-            (await propose(server, table.id, table.spectate, absent), 403),  # a spectator
-            (await propose(server, table.id, table.tokens[other], 7), 404),  # no such seat
-            (await propose(server, table.id, table.tokens[absent], other), 409),  # not the seat the game waits for
+            (await propose(server, table.id, table.tokens[other], absent, road), 409),  # connected
+            (await propose(server, table.id, table.tokens[other], other, road), 403),  # one's own seat
+            (await propose(server, table.id, None, absent, road), 403),  # no seat
+            (await propose(server, table.id, table.spectate, absent, road), 403),  # a spectator
+            (await propose(server, table.id, table.tokens[other], 7, road), 404),  # no such seat
+            (await propose(server, table.id, table.tokens[absent], other, road), 409),  # not the seat waited for
         ]
         await sock.close()
         await until(lambda: not seats(server, table.id)[absent][1])
         async with seat_http(server, table.id, table.tokens[other]) as browser:
             assert form in (await browser.get(f"/t/{table.id}")).text, "the others are offered a bot"
-        refusals.append((await propose(server, table.id, table.tokens[other], absent), 409))  # not long enough
+        refusals.append((await propose(server, table.id, table.tokens[other], absent, road), 409))  # not long enough
         for response, status in refusals:
             assert response.status_code == status, response.text
         assert server.row(table.id) == before, "a refused proposal changed nothing"
         await asyncio.sleep(ABSENT_SECONDS + 0.2)
-        done = await propose(server, table.id, table.tokens[other], absent)
-        assert done.status_code == 303, done.text
+        done = await propose(server, table.id, table.tokens[other], absent, road)
+        assert done.status_code == ROADS[road], done.text
+        if road == "api":
+            assert done.json() == {"version": before["table"]["version"] + 1, "bot": "strong"}
         assert seats(server, table.id)[absent][4:] == ("strong", True)
         assert server.row(table.id)["table"]["version"] == before["table"]["version"] + 1
-        again = await propose(server, table.id, table.tokens[other], absent)
+        again = await propose(server, table.id, table.tokens[other], absent, road)
         assert again.status_code == 409, "a bot plays it already"
         # the player comes back by their personal link and has the seat again
         back = await http.get(f"/t/{table.id}/seat/{table.tokens[absent]}", follow_redirects=False)
