@@ -171,6 +171,7 @@ class Channel:
         # The version the spectators' view is at: behind the snapshot's when the table delays spectators.
         self.spectators_at: int | None = None
         self.chats: dict[int | None, dict[str, Any]] = {}  # the chat each seat's connections were last sent
+        self.rematch: str | None = None  # the table's rematch once the channel read it (it is linked once)
         self.lock = asyncio.Lock()
 
     @property
@@ -299,11 +300,13 @@ class Channel:
             await conn.show_chat(chat, shared)
 
     async def show_facts(self) -> None:
-        """The table's facts changed: read them once, for every connection."""
+        """The table's facts may have changed: read them once, for every connection (no more once the rematch
+        is known: it never changes)."""
         async with self.lock:
-            if self.empty:
+            if self.empty or self.rematch is not None:
                 return
             facts = await self.hub.service.facts(self.table_id)
+            self.rematch = facts["rematch"]
             shared: dict[Any, Any] = {}
             for group in list(self.conns.values()):
                 for conn in list(group):
@@ -583,7 +586,7 @@ class Hub:
 
     async def _presence_loop(self) -> None:
         """Keeps this process's presence rows alive, expires those of processes that died, and re-reads
-        every watched table once per round in case a notification was lost."""
+        every watched table (and a finished one's facts) once per round in case a notification was lost."""
         interval = min(PRESENCE_TTL / 3, max(self.heartbeat, 1.0))
         while True:
             await asyncio.sleep(interval)
@@ -593,6 +596,8 @@ class Hub:
                     self._presence_changed(table_id)
                 for channel in list(self.channels.values()):
                     await channel.advance(None)
+                    if channel.snapshot is not None and channel.snapshot.status == FINISHED:
+                        await channel.show_facts()
             except asyncio.CancelledError:
                 raise
             except Exception:
