@@ -18,6 +18,7 @@ from games.core import Game
 
 from ..i18n import service_message, translator
 from ..realtime.hub import Connection
+from ..services.tables import TablesService
 from .controls import compact
 from .render import ENV, PageState, Rendered, render
 
@@ -122,7 +123,7 @@ class PageConnection(Connection):
         if self.view is not None:
             await self._show(shared)
 
-    async def attached_facts(self, service: Any) -> None:
+    async def attached_facts(self, service: TablesService) -> None:
         # The page came with the facts of its load (the socket's links are those, app/routes/ws.py); a rematch
         # linked since is sent now.
         await self.show_facts(await service.facts(self.table_id), {})

@@ -25,9 +25,9 @@ from games.core.bots import LEVELS
 from .. import observability
 from ..config import project_root
 from ..i18n import LANG_COOKIE, pick_lang, service_message, translator
+from ..models import FINISHED
 from ..pages.render import ENV, PageState, context
 from ..pages.socket import chat_digest, chat_html
-from ..models import FINISHED
 from ..services import bots, rematch
 from ..services.credentials import same_admin_token, same_secret
 from ..services.chat import TEXT_MAX as CHAT_TEXT_MAX
@@ -349,7 +349,7 @@ async def _table_page(request: Request, table_id: str, credential: str | None, s
     ctx = context(page)
     ws_url = f"/ws/tables/{table_id}/html?since={version}&chat={chat_digest(chat_html(chat, lang))}"
     if links.get("rematch"):
-        ws_url += f"&rematch={links['rematch']}"
+        ws_url += f"&rematch={quote(links['rematch'])}"
     if ident.seat is None:
         ws_url += f"&spectate={quote(credential)}"
     response = _render(request, "table.html", ws_url=ws_url, summary=summary, chat=chat, chat_max=CHAT_TEXT_MAX,

@@ -1200,7 +1200,8 @@ class TablesService:
             rematch_id = (await conn.execute(select(TABLES.c.rematch_id)
                                              .where(TABLES.c.id == table_id))).scalar()
             watch = None if rematch_id is None else (await conn.execute(
-                select(TABLES.c.spectator_key).where(TABLES.c.id == rematch_id, TABLES.c.spectators_allowed.is_(True),
+                select(TABLES.c.spectator_key).where(TABLES.c.id == rematch_id,
+                                                     TABLES.c.spectators_allowed.is_(True),
                                                      TABLES.c.private.is_(False)))).scalar()
         return dict(zip(FACTS, (rematch_id, watch)))
 

@@ -34,7 +34,8 @@ async def finished_table(site: InProcessSite, **settings) -> tuple[str, list[Vie
 
 
 async def start_rematch(site: InProcessSite, table_id: str, player: Viewer) -> str:
-    r = await site.http.post(f"/t/{table_id}/rematch", headers={"Cookie": f"tabula_seat_{table_id}={player.credential}"})
+    r = await site.http.post(f"/t/{table_id}/rematch",
+                             headers={"Cookie": f"tabula_seat_{table_id}={player.credential}"})
     assert r.status_code == 303, r.text
     return r.headers["location"].rsplit("/", 1)[1]
 
