@@ -1,6 +1,6 @@
-"""An end screen already open learns of the rematch live: when a player starts it, the other player's open page
-offers "Join the rematch" and the spectator's "Watch the rematch" (unless the rematch is private), each equal to
-a reload; so does a page loaded before the rematch whose socket opened after it."""
+"""An end screen already open learns of the rematch live, in every game: when a player starts it, the other
+players' open pages offer "Join the rematch" and the spectator's "Watch the rematch" (unless the rematch is
+private), each equal to a reload; so does a page loaded before the rematch whose socket opened after it."""
 
 from __future__ import annotations
 
@@ -9,24 +9,25 @@ import re
 
 import pytest
 
+from games import REGISTRY
 from games.core import rng
 from games.core.conformance import random_step
 
 from .live_page import AsgiSocket, InProcessSite, Viewer, assert_live_equals_reload, live_part, settle
 
-GAME = "cesar_cleopatre"
-
-
-async def finished_table(site: InProcessSite, **settings) -> tuple[str, list[Viewer]]:
-    """A two-player table played to its end with random moves, its players' and a spectator's viewers."""
-    body = (await site.http.post("/api/tables", json={"game": GAME, "players": 2, **settings})).json()
+async def finished_table(site: InProcessSite, slug: str, **settings) -> tuple[str, list[Viewer]]:
+    """A table of the game's fewest players played to its end with random moves, its players' and a spectator's
+    viewers."""
+    game = site.service.game(slug)
+    body = (await site.http.post("/api/tables", json={"game": slug, "players": game.min_players,
+                                                      **settings})).json()
     viewers = []
-    for n in range(2):
+    for n in range(game.min_players):
         r = await site.http.post(f"/api/tables/{body['id']}/join", json={"invite": body["invite_key"],
                                                                            "name": f"P{n}"})
         viewers.append(Viewer(n, r.json()["token"]))
     viewers.append(Viewer(None, body["spectator_key"]))
-    game, holder = site.service.game(GAME), {"rng": rng.seed_state(3)}
+    holder = {"rng": rng.seed_state(3)}
     while not game.finished((snap := await site.service.current(body["id"])).state):
         seat, action = random_step(game, snap.state, holder)
         await site.act(body["id"], viewers[seat], snap.version, action)
@@ -49,10 +50,11 @@ async def open_socket(site: InProcessSite, table_id: str, viewer: Viewer) -> Non
 
 
 @pytest.mark.asyncio
-async def test_open_end_screens_get_the_rematch_live_equal_to_a_reload(tmp_path, fresh_db_url):
+@pytest.mark.parametrize("slug", sorted(REGISTRY))
+async def test_open_end_screens_get_the_rematch_live_equal_to_a_reload(tmp_path, fresh_db_url, slug):
     async with InProcessSite(tmp_path, fresh_db_url) as site:
-        table_id, viewers = await finished_table(site)
-        first, second, spectator = viewers
+        table_id, viewers = await finished_table(site, slug)
+        first, second, spectator = viewers[0], viewers[1], viewers[-1]
         for viewer in viewers:
             await site.connect(table_id, viewer)
         await settle()
@@ -85,7 +87,7 @@ async def test_open_end_screens_get_the_rematch_live_equal_to_a_reload(tmp_path,
 @pytest.mark.asyncio
 async def test_the_spectators_get_no_way_to_a_private_rematch(tmp_path):
     async with InProcessSite(tmp_path) as site:
-        table_id, viewers = await finished_table(site, private=True)
+        table_id, viewers = await finished_table(site, "cesar_cleopatre", private=True)
         for viewer in viewers:
             await site.connect(table_id, viewer)
         await asyncio.wait_for(start_rematch(site, table_id, viewers[0]), 30)
