@@ -85,15 +85,15 @@ async def test_open_end_screens_get_the_rematch_live_equal_to_a_reload(tmp_path,
 
 
 @pytest.mark.asyncio
-async def test_the_spectators_get_no_way_to_a_private_rematch(tmp_path):
+async def test_the_spectators_get_no_way_to_a_private_rematch_and_the_players_read_it_in_french(tmp_path):
     async with InProcessSite(tmp_path) as site:
         table_id, viewers = await finished_table(site, "cesar_cleopatre", private=True)
         for viewer in viewers:
-            await site.connect(table_id, viewer)
+            await site.connect(table_id, viewer, lang="fr")
         await asyncio.wait_for(start_rematch(site, table_id, viewers[0]), 30)
         await settle()
-        await assert_live_equals_reload(site, table_id, viewers, "after a private rematch was started")
-        assert "Join the rematch" in live_part(viewers[1].page)
-        assert "the rematch" not in live_part(viewers[2].page)
+        await assert_live_equals_reload(site, table_id, viewers, "after a private rematch was started", lang="fr")
+        assert "Rejoindre la revanche" in live_part(viewers[1].page)
+        assert "revanche" not in live_part(viewers[2].page).lower()
         for viewer in viewers:
             await viewer.socket.close()
