@@ -18,6 +18,7 @@ from games.core import Game
 
 from ..i18n import service_message, translator
 from ..realtime.hub import Connection
+from ..services.tables import TablesService
 from .controls import compact
 from .render import ENV, PageState, Rendered, render
 
@@ -113,6 +114,19 @@ class PageConnection(Connection):
             self.chat_shown = html
         else:
             await self.show_chat({}, {self.lang: html})
+
+    async def show_facts(self, facts: dict[str, Any], shared: dict[Any, Any]) -> None:
+        # The facts are links of the page (templates/table/end.html): only the regions reading them change.
+        if all(self.links.get(name) == value for name, value in facts.items()):
+            return
+        self.links = {**self.links, **facts}
+        if self.view is not None:
+            await self._show(shared)
+
+    async def attached_facts(self, service: TablesService) -> None:
+        # The page came with the facts of its load (the socket's links are those, app/routes/ws.py); a rematch
+        # linked since is sent now.
+        await self.show_facts(await service.facts(self.table_id), {})
 
     async def refuse(self, status: int, error: str) -> None:
         text = service_message(error, self.lang)

@@ -32,7 +32,7 @@ from typing import Any, Callable
 from starlette.websockets import WebSocket
 
 from .. import observability
-from ..models import LOBBY
+from ..models import FINISHED, LOBBY
 from ..services.chat import ChatService
 from ..services.tables import Snapshot, TablesService, compact
 from .diff import PatchMemo, patch_message, view_patch
@@ -139,6 +139,14 @@ class Connection:
         """Just attached: a JSON client reads the chat when it wants it (GET .../chat); the page's socket
         overrides this to bring its chat up to date."""
 
+    async def show_facts(self, facts: dict[str, Any], shared: dict[Any, Any]) -> None:
+        """The table's facts outside its versions changed (TablesService.facts: a rematch was linked). A JSON
+        client asks for them when it wants them (GET .../rematch); the page's socket shows them."""
+
+    async def attached_facts(self, service: TablesService) -> None:
+        """Just attached to a finished table: the page's socket overrides this to bring the facts its page came
+        with up to date."""
+
     async def refuse(self, status: int, error: str) -> None:
         await self.send(compact({"type": "error", "status": status, "error": error}))
 
@@ -163,6 +171,7 @@ class Channel:
         # The version the spectators' view is at: behind the snapshot's when the table delays spectators.
         self.spectators_at: int | None = None
         self.chats: dict[int | None, dict[str, Any]] = {}  # the chat each seat's connections were last sent
+        self.rematch: str | None = None  # the table's rematch once the channel read it (it is linked once)
         self.lock = asyncio.Lock()
 
     @property
@@ -184,6 +193,8 @@ class Channel:
             else:
                 await conn.full(version, view)
             await conn.attached_chat(self.hub.chat)
+            if snap.status == FINISHED:  # only a finished table has facts (a rematch)
+                await conn.attached_facts(service)
             if self.presence is not None:
                 await conn.show_presence(self.presence, compact({"type": "presence", **self.presence}), {})
             self.conns.setdefault(conn.seat, set()).add(conn)
@@ -288,6 +299,19 @@ class Channel:
         for conn in list(self.conns.get(seat, ())):
             await conn.show_chat(chat, shared)
 
+    async def show_facts(self) -> None:
+        """The table's facts may have changed: read them once, for every connection (no more once the rematch
+        is known: it never changes)."""
+        async with self.lock:
+            if self.empty or self.rematch is not None:
+                return
+            facts = await self.hub.service.facts(self.table_id)
+            self.rematch = facts["rematch"]
+            shared: dict[Any, Any] = {}
+            for group in list(self.conns.values()):
+                for conn in list(group):
+                    await conn.show_facts(facts, shared)
+
     @staticmethod
     def _still_seated(conn: Connection, snap: Snapshot) -> bool:
         if conn.seat is None:
@@ -340,6 +364,7 @@ class Hub:
         self._background: list[asyncio.Task] = []
         self.chat: ChatService | None = None
         service.on_commit.append(self.committed)
+        service.on_facts.append(self.facts_changed)
 
     def watch_chat(self, chat: ChatService) -> None:
         """Push every change of a table's chat to its connections (here, and through the other processes)."""
@@ -351,6 +376,14 @@ class Hub:
         if channel is not None:
             await channel.show_chat()
         self.publisher.publish(f"c {table_id} {self.instance}")
+
+    async def facts_changed(self, table_id: str) -> None:
+        """A table's facts changed (its rematch was linked): tell its connections here and in the other
+        processes."""
+        channel = self.channels.get(table_id)
+        if channel is not None:
+            await channel.show_facts()
+        self.publisher.publish(f"f {table_id} {self.instance}")
 
     # ------------------------------------------------------------------------------------ lifecycle
 
@@ -437,6 +470,8 @@ class Hub:
                 await channel.show_presence(await self._read_presence(table_id))
             elif kind == "c" and self.chat is not None:
                 await channel.show_chat()
+            elif kind == "f":
+                await channel.show_facts()
         except Exception:
             log.exception("could not handle notification %r", payload)
 
@@ -446,6 +481,7 @@ class Hub:
             try:
                 await channel.advance(None)
                 await channel.show_presence(await self._read_presence(channel.table_id))
+                await channel.show_facts()
             except Exception:
                 log.exception("catch-up of table %s failed", channel.table_id)
 
@@ -550,7 +586,7 @@ class Hub:
 
     async def _presence_loop(self) -> None:
         """Keeps this process's presence rows alive, expires those of processes that died, and re-reads
-        every watched table once per round in case a notification was lost."""
+        every watched table (and a finished one's facts) once per round in case a notification was lost."""
         interval = min(PRESENCE_TTL / 3, max(self.heartbeat, 1.0))
         while True:
             await asyncio.sleep(interval)
@@ -560,6 +596,8 @@ class Hub:
                     self._presence_changed(table_id)
                 for channel in list(self.channels.values()):
                     await channel.advance(None)
+                    if channel.snapshot is not None and channel.snapshot.status == FINISHED:
+                        await channel.show_facts()
             except asyncio.CancelledError:
                 raise
             except Exception:

@@ -25,6 +25,7 @@ from games.core.bots import LEVELS
 from .. import observability
 from ..config import project_root
 from ..i18n import LANG_COOKIE, pick_lang, service_message, translator
+from ..models import FINISHED
 from ..pages.render import ENV, PageState, context
 from ..pages.socket import chat_digest, chat_html
 from ..services import bots, rematch
@@ -314,12 +315,15 @@ async def table_page(request: Request, table_id: str) -> Response:
 
 async def table_links(request_base: str, service: TablesService, table_id: str, credential: str,
                       seated: bool) -> dict[str, str | None]:
+    """The page's links; a finished table's also have its facts (its rematch: TablesService.facts), which its
+    socket keeps fresh."""
     snap = await service.current(table_id)
     return {
         "seat": f"{request_base}/t/{table_id}/seat/{credential}" if seated else None,
         "invite": f"{request_base}/t/{table_id}/join?key={snap.invite_key}" if seated else None,
         "spectator": _spectator_url(request_base, snap),
         "spectate_key": None if seated else credential,
+        **(await service.facts(table_id) if snap.status == FINISHED else {}),
     }
 
 
@@ -344,6 +348,8 @@ async def _table_page(request: Request, table_id: str, credential: str | None, s
                      title_en=game.title_en, title_fr=game.title_fr)
     ctx = context(page)
     ws_url = f"/ws/tables/{table_id}/html?since={version}&chat={chat_digest(chat_html(chat, lang))}"
+    if links.get("rematch"):
+        ws_url += f"&rematch={quote(links['rematch'])}"
     if ident.seat is None:
         ws_url += f"&spectate={quote(credential)}"
     response = _render(request, "table.html", ws_url=ws_url, summary=summary, chat=chat, chat_max=CHAT_TEXT_MAX,

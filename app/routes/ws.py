@@ -15,7 +15,7 @@ from ..i18n import pick_lang
 from ..pages.socket import PageConnection
 from ..realtime.hub import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, Connection, Hub, InlineAck
 from ..services.errors import Conflict, NotFound, ServiceError
-from ..services.tables import TablesService, compact
+from ..services.tables import FACTS, TablesService, compact
 from ..web.bodies import BadJSON, parse_json
 from ..web.limits import RateLimited, rate_limits
 from .api import base_url, seat_cookie
@@ -101,6 +101,10 @@ async def table_html_socket(ws: WebSocket, table_id: str) -> None:
     except ServiceError as e:
         await ws.close(code=CLOSE_NOT_FOUND if isinstance(e, NotFound) else CLOSE_FORBIDDEN)
         return
+    if links.get("rematch") and links["rematch"] != params.get("rematch"):
+        # The rematch was linked after the page was rendered: the socket starts from the page's links (no
+        # rematch) and the hub sends the rematch once attached.
+        links.update(dict.fromkeys(FACTS))
     game = service.game(summary["game"])
     conn = PageConnection(
         ws, table_id, ident.seat, ident.token_hash, lang=pick_lang(ws.cookies, ws.headers, params.get("lang")),

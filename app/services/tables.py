@@ -261,6 +261,7 @@ _SEATS_SQL = text(
 # A commit hook gets the new snapshot and, for an action, what its caller passed as `acknowledge` (opaque here:
 # the hub uses it to acknowledge the action inside the patch that carries it).
 CommitHook = Callable[[Snapshot, Any], Awaitable[None]]
+FACTS = ("rematch", "rematch_watch_key")  # the names of TablesService.facts
 
 
 class Timings:
@@ -297,6 +298,8 @@ class TablesService:
         self._table_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._write_lock = asyncio.Lock()  # SQLite: one writer per process
         self.on_commit: list[CommitHook] = []
+        # Called with a table's id after a commit that changed its facts (`facts`) without a new version.
+        self.on_facts: list[Callable[[str], Awaitable[None]]] = []
         # Called with (game, seconds the commit took) after each move's commit (app/observability.py).
         self.on_move: list[Callable[[str, float], None]] = []
         self.committer = GroupCommitter(self._write_many)
@@ -1178,12 +1181,29 @@ class TablesService:
         while no rematch is linked, so two offers at the same time cannot both link theirs. Returns the
         rematch now linked (the caller's, or the one that came first)."""
         async with self._writer() as conn:
-            await conn.execute(update(TABLES).where(TABLES.c.id == table_id, TABLES.c.status == FINISHED,
-                                                    TABLES.c.rematch_id.is_(None)).values(rematch_id=rematch_id))
+            made = (await conn.execute(update(TABLES).where(
+                TABLES.c.id == table_id, TABLES.c.status == FINISHED,
+                TABLES.c.rematch_id.is_(None)).values(rematch_id=rematch_id))).rowcount == 1
             linked = (await conn.execute(select(TABLES.c.rematch_id).where(TABLES.c.id == table_id))).scalar()
         if linked is None:
             raise Conflict("Only a finished game can be played again.")
+        if made:  # committed: the open end screens learn of it (the link bumps no version)
+            for hook in self.on_facts:
+                await hook(table_id)
         return linked
+
+    async def facts(self, table_id: str) -> dict[str, str | None]:
+        """What a table's page shows besides its versions, the same for every reader: its rematch (None until
+        one is linked) and the key that watches it (None when the rematch allows no spectators or is private,
+        then the spectators of this table get no way to it)."""
+        async with self.autocommit.connect() as conn:
+            rematch_id = (await conn.execute(select(TABLES.c.rematch_id)
+                                             .where(TABLES.c.id == table_id))).scalar()
+            watch = None if rematch_id is None else (await conn.execute(
+                select(TABLES.c.spectator_key).where(TABLES.c.id == rematch_id,
+                                                     TABLES.c.spectators_allowed.is_(True),
+                                                     TABLES.c.private.is_(False)))).scalar()
+        return dict(zip(FACTS, (rematch_id, watch)))
 
     async def drop_unlinked_rematch(self, table_id: str) -> None:
         """Deletes a rematch table that lost the race to be linked (still waiting, nobody seated by a person)."""

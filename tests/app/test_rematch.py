@@ -5,17 +5,23 @@ bots stay bots; the old table links to the new one once, however many ask at the
 from __future__ import annotations
 
 import asyncio
+import re
 import time
+from urllib.parse import quote
 
 import httpx
 import pytest
+import websockets
 from sqlalchemy import text
 
 from games import REGISTRY
 from games.core import rng
 from games.core.conformance import pick
 
+from tests.site.live_page import live_part, swap
+
 from .client import bearer, create_full, play_random
+from .conftest import ServerProcess
 from .hardening import edge_server
 
 @pytest.mark.asyncio
@@ -106,3 +112,60 @@ def test_bots_stay_bots_in_their_turned_seats(tmp_path):
         assert new["status"] == "playing"  # the bot's seat and the player's: nobody to wait for
 
 
+
+
+def cookie_header(cookies: dict[str, str]) -> dict[str, str]:
+    return {"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())} if cookies else {}
+
+
+async def page_socket(base: str, page: str, cookies: dict[str, str]):
+    """The page's socket as its page opens it (its ws-connect address), on the server at `base`."""
+    url = re.search(r'ws-connect="([^"]+)"', page).group(1).replace("&amp;", "&")
+    return await websockets.connect(base.replace("http", "ws") + url, open_timeout=20,
+                                    additional_headers=cookie_header(cookies))
+
+
+@pytest.mark.asyncio
+async def test_a_rematch_started_on_one_process_reaches_the_end_screens_open_on_another(postgres_server, processes,
+                                                                                       tmp_path):
+    url = postgres_server.create_database("rematch_two")
+    a, b = ServerProcess(url, tmp_path).start(), ServerProcess(url, tmp_path).start()
+    processes += [a, b]
+    a.wait_ready()
+    b.wait_ready()
+    async with httpx.AsyncClient(base_url=a.base, timeout=20) as on_a, \
+            httpx.AsyncClient(base_url=b.base, timeout=20) as on_b:
+        table = await create_full(on_a, "cesar_cleopatre", 2)
+        while (view := (await on_a.get(f"/api/tables/{table.id}/view", headers=bearer(table.tokens[0]))).json()
+               )["view"]["table"]["status"] != "finished":
+            for token in table.tokens:
+                mine = (await on_a.get(f"/api/tables/{table.id}/view", headers=bearer(token))).json()
+                legal = mine["view"]["game"]["legal_actions"]
+                if legal:
+                    r = await on_a.post(f"/api/tables/{table.id}/actions", headers=bearer(token),
+                                        json={"version": mine["version"], "action": legal[0]})
+                    assert r.status_code == 200, r.text
+                    break
+        player_cookie = {f"tabula_seat_{table.id}": table.tokens[1]}
+        readers = {"player": ("/t/" + table.id, player_cookie, "Join the rematch"),
+                   "spectator": (f"/t/{table.id}/watch?key={quote(table.spectate)}", {}, "Watch the rematch")}
+        pages, sockets = {}, {}
+        for name, (path, cookies, _words) in readers.items():
+            pages[name] = (await on_b.get(path, headers=cookie_header(cookies))).text
+            sockets[name] = await page_socket(b.base, pages[name], cookies)
+        try:
+            r = await on_a.post(f"/api/tables/{table.id}/rematch", headers=bearer(table.tokens[0]))
+            assert r.status_code == 201, r.text
+            for name, (path, cookies, words) in readers.items():
+                # Messages come until the live page has the rematch and equals a reload (the presence of the
+                # new sockets may come after the rematch); each within 20 s, or the test fails.
+                for _ in range(20):
+                    live = live_part(pages[name])
+                    if words in live and live == live_part((await on_b.get(path, headers=cookie_header(cookies))).text):
+                        break
+                    pages[name] = swap(pages[name], await asyncio.wait_for(sockets[name].recv(), 20))
+                else:
+                    raise AssertionError(f"the {name}'s live page never got the rematch or never equalled a reload")
+        finally:
+            for sock in sockets.values():
+                await sock.close()

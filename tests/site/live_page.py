@@ -239,8 +239,8 @@ class Viewer:
 
 
 class InProcessSite:
-    def __init__(self, workdir: Path):
-        self.settings = Settings(database_url=f"sqlite:///{workdir / 'pages.db'}", heartbeat=3600.0,
+    def __init__(self, workdir: Path, database_url: str | None = None):
+        self.settings = Settings(database_url=database_url or f"sqlite:///{workdir / 'pages.db'}", heartbeat=3600.0,
                                  benchmark=True, bot_workers=0, rate_limits=False)
         self.app = create_app(self.settings)
         self.stack = AsyncExitStack()

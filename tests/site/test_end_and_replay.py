@@ -6,7 +6,8 @@ live: the winner, each seat's score line by line, and the ways on. The first pla
 it: at the last step, through each seat's eyes, the board is exactly that seat's final page's board (its
 hand, money, mission, face-down cards); stepped with the arrow keys from the first step to the last, every
 step shows its log line and what no seat saw (deck orders), with a way to look through every seat's eyes.
-Both players then accept the rematch from the end screen and land at the same new table, in turned seats.
+Both players then accept the rematch from the end screen and land at the same new table, in turned seats; the
+second player's and the spectator's open end screens learn of the rematch live once the first accepted it.
 """
 
 from __future__ import annotations
@@ -127,11 +128,15 @@ def test_end_screen_replay_and_rematch(quick_site: SiteServer, browser, slug, pl
         go_to_step(replay, "ArrowLeft", last - 1)
         go_to_step(replay, "End", last)
 
-        # The rematch, accepted by both players from the end screen.
+        # The rematch, accepted by both players from the end screen; the end screens still open learn of it live.
         for page in seats:
             page.goto(f"{quick_site.base}/t/{table_id}")
-            with page.expect_navigation():
-                page.click("#tb-end button")
+        with seats[0].expect_navigation():
+            seats[0].click("#tb-end button")
+        seats[1].locator("#tb-end button", has_text="Join the rematch").wait_for(timeout=20_000)
+        spectator.locator("#tb-rematch-link", has_text="Watch the rematch").wait_for(timeout=20_000)
+        with seats[1].expect_navigation():
+            seats[1].click("#tb-end button")
         new_ids = [page.url.rsplit("/t/", 1)[1] for page in seats]
         assert new_ids[0] == new_ids[1] != table_id
         for s, page in enumerate(seats):
