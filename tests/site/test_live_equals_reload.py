@@ -43,8 +43,11 @@ async def test_random_games_live_page_equals_reload(site, slug):
         players = game.min_players + n % (game.max_players - game.min_players + 1)
         lang = "fr" if n % 2 else "en"
         options = {o.name: o.choices[n % len(o.choices)] for o in game.options}
-        # Moves are taken back now and then, so that undos (which rewrite the end of the log) are checked too.
-        await play_checked(site, slug, players, options, seed=1000 + n, policy_seed=n, lang=lang, undo_weight=0.2)
+        # In one game of five (at every player count), moves are taken back now and then: an undo rewrites the
+        # end of the log (checked here) and makes a game longer (this test is the suite's longest).
+        undo_weight = 0.2 if n % 5 == 0 else 0.0
+        await play_checked(site, slug, players, options, seed=1000 + n, policy_seed=n, lang=lang,
+                           undo_weight=undo_weight)
 
 
 async def test_a_log_longer_than_the_page_shows_live_page_equals_reload(site, monkeypatch):
