@@ -114,6 +114,11 @@ async def test_no_leak_over_the_wire(live_pg, slug, players):
         credentials = {**{s: table.tokens[s] for s in seats}, None: table.spectate}
         for s in sockets.values():
             await s.until(lambda m: m["type"] == "full")
+        # Presence is written a moment after the sockets open; the copies take it from the database, so the
+        # samples start once it says every seat is connected (else the bot refusals differ by timing alone).
+        watcher = sockets[None]
+        if watcher.presence is None or watcher.presence["connected"] != seats:
+            await watcher.until(lambda m: m["type"] == "presence" and m["connected"] == seats)
         http_bodies: dict[int | None, list[str]] = {s: [] for s in credentials}
         holder = {"rng": rng.seed_state(len(slug) * 1000 + players)}
         version, played = players, 0  # one version per join
