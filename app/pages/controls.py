@@ -53,6 +53,9 @@ class Controls:
     def __len__(self) -> int:
         return len(self.items)
 
+    def __eq__(self, other: object) -> bool:  # the same controls draw the same regions (render.py shares them)
+        return isinstance(other, Controls) and self.items == other.items
+
     def zone(self, name: str) -> list[Any]:
         out: list[Any] = []
         groups: dict[str, SelectGroup] = {}

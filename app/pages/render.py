@@ -35,7 +35,25 @@ from .presenters import join_names, presenter_for, seat_names
 
 log = logging.getLogger("tabula.pages")
 
-ENV = Environment(
+class PageEnvironment(Environment):
+    """Jinja's environment, with a quicker `x.name` on the views' dicts. Jinja tries the attribute first and
+    catches the AttributeError before it looks the key up; a view is all dicts, and that raised and caught
+    error was a tenth of a page's rendering. A dict (or `Tracked`) has no attributes but its class's, so asking
+    for the key first whenever the name is not one of those gives the same answer."""
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        names = _CLASS_ATTRIBUTES.get(type(obj))
+        if names is not None and attribute not in names:
+            try:
+                return obj[attribute]
+            except KeyError:
+                return self.undefined(obj=obj, name=attribute)
+        return super().getattr(obj, attribute)
+
+
+_CLASS_ATTRIBUTES = {cls: frozenset(dir(cls)) for cls in (dict, Tracked)}
+
+ENV = PageEnvironment(
     loader=FileSystemLoader(str(project_root() / "templates")),
     autoescape=select_autoescape(["html"]),
     trim_blocks=True,
@@ -71,10 +89,12 @@ STARTED = ("v", "game")  # the read of whether the view has a game part
 INPUTS = ("presence", "connected", "links", "flash")
 
 
-def context(page: PageState, previous: "Rendered | None" = None) -> dict[str, Any]:
+def context(page: PageState, previous: "Rendered | None" = None, shared: "SharedRenders | None" = None
+            ) -> dict[str, Any]:
     """The templates' context. The view's parts record what is read of them (`reads.Tracked`); so does the
     computation of each value derived from the view, kept in `_derived` by name with its reads; a value whose
-    reads did not change since the `previous` render of the same reader's page is taken from it."""
+    reads did not change since the `previous` render of the same reader's page is taken from it, and so is one
+    that another reader of the same change computed from reads with the same values (`shared`)."""
     tr = translator(page.lang)
     table = Tracked("t", page.view["table"])
     gview = None if page.view.get("game") is None else Tracked("g", page.view["game"])
@@ -90,10 +110,17 @@ def context(page: PageState, previous: "Rendered | None" = None) -> dict[str, An
             if unchanged(reads, previous.parts, parts):
                 derived[name] = (value, reads)
                 return value
+        others = () if shared is None else shared.setdefault(("derived", name), [])
+        for (value, reads), other_parts in others:
+            if unchanged(reads, other_parts, parts):
+                derived[name] = (value, reads)
+                return value
         with recording() as reads:
             reads.add(STARTED)  # whether there is a game part at all (the lobby has none)
             value = compute()
         derived[name] = (value, frozenset(reads).union(*(derived[source][1] for source in sources)))
+        if shared is not None:
+            others.append((derived[name], parts))
         return value
 
     me = derive("me", lambda: table["you"])  # derived, so that what depends on the seat reads it
@@ -115,9 +142,10 @@ def context(page: PageState, previous: "Rendered | None" = None) -> dict[str, An
     title = tr(page.title_en, page.title_fr)
     tab_title = (("▶ " + tr("Your turn", "À vous") + " · ") if my_turn else "") + f"{title} · Tabula"
     connected = set(page.presence.get("connected", []))
-    reads = {name: value_reads for name, (_, value_reads) in derived.items()}
-    reads["my_turn"] = reads["tab_title"] = reads["to_act"] | reads["finished"] | reads["me"]
-    reads["spectator"] = reads["me"]
+    # A region depends on these by their values (the part "d"), not on what computing them read: the pages of
+    # two seats whose "waiting for" sentence or controls are the same share the regions that show them.
+    parts["d"] = {**{name: value for name, (value, _) in derived.items()},
+                  "my_turn": my_turn, "tab_title": tab_title, "spectator": me is None}
     return {
         "view": view, "g": gview, "tbl": table, "me": me, "names": names, "lang": page.lang, "tr": tr,
         "P": presenter, "controls": controls, "game": page.game, "presence": page.presence, "connected": connected,
@@ -125,7 +153,7 @@ def context(page: PageState, previous: "Rendered | None" = None) -> dict[str, An
         "flash": page.flash,
         "waiting": waiting, "my_turn": my_turn, "tab_title": tab_title, "title": title,
         "to_act": to_act, "spectator": me is None, "points": points, "log": lines,
-        "_derived": derived, "_reads": reads, "_parts": parts,
+        "_derived": derived, "_parts": parts,
     }
 
 
@@ -211,9 +239,9 @@ class _Collector:
     read (`reads.py`), so that the next render can keep the regions whose reads did not change."""
 
     parts: dict[str, Any]  # what this render reads from: the view's parts and the context's inputs
-    derived: dict[str, frozenset[tuple[str, str]]]  # the reads of each value the context derives from the view
+    values: dict[str, Any]  # the values the context derives from the view (parts["d"])
     previous: "Rendered | None"
-    shared: "SharedRegions | None" = None
+    shared: "SharedRenders | None" = None
     html: dict[str, str] = field(default_factory=dict)
     sources: dict[str, tuple[str, str, frozenset[tuple[str, str]]]] = field(default_factory=dict)
     depth: int = 0
@@ -243,8 +271,8 @@ class _Collector:
             return frozenset({("g", ALL)})
         reads = set(dynamic) | {STARTED}
         for used_name in used:
-            if used_name in self.derived:
-                reads |= self.derived[used_name]
+            if used_name in self.values:
+                reads.add(("d", used_name))
             elif used_name in INPUTS:
                 reads.add(("ctx", used_name))
         return frozenset(reads)
@@ -314,17 +342,18 @@ class Rendered:
         return "".join(parts)
 
 
-# The regions rendered for one change of one table, in one language, by template: each with the parts it was
-# rendered from (`render`'s `shared`). It lives as long as the change is being sent.
-SharedRegions = dict[str, list[tuple[tuple[str, str, frozenset[tuple[str, str]]], dict[str, Any]]]]
+# What the pages of one change of one table, in one language, computed: each region by template name, and
+# each derived value by ("derived", name), with the parts it was computed from (`render`'s `shared`). It lives
+# as long as the change is being sent.
+SharedRenders = dict[Any, list[tuple[tuple[Any, ...], dict[str, Any]]]]
 
 
-def render(page: PageState, previous: Rendered | None = None, shared: SharedRegions | None = None) -> Rendered:
+def render(page: PageState, previous: Rendered | None = None, shared: SharedRenders | None = None) -> Rendered:
     """The page of `page`, for the socket; what `previous` (the same reader's page at an earlier version)
     rendered from reads that did not change since is kept without being rendered again, and so is what
     another reader of the same change rendered (`shared`) from reads that have the same values here."""
-    ctx = context(page, previous)
-    collector = _Collector(ctx["_parts"], ctx["_reads"], previous, shared)
+    ctx = context(page, previous, shared)
+    collector = _Collector(ctx["_parts"], ctx["_parts"]["d"], previous, shared)
     frame = ENV.get_template("table/body.html").render({**ctx, "_regions": collector})
     return Rendered(ENV.get_template("table/version.html").render(ctx), frame, collector.html, collector.sources,
                     ctx["_parts"], ctx["_derived"])
