@@ -156,3 +156,65 @@ def log_config(log_format: str, level: str) -> dict[str, Any] | None:
         "loggers": {name: {"handlers": ["json"], "level": level.upper(), "propagate": False}
                     for name in ("uvicorn", "uvicorn.error", "uvicorn.access", "tabula")},
     }
+
+
+# ------------------------------------------------------------------------------------- memory probe
+
+class MemoryProbe:
+    """TABULA_TRACEMALLOC_FILE (a debugging aid for the soak, tests/bench/soak.py; off by default): at the
+    first SIGUSR2 the process starts tracing its allocations (tracemalloc, TABULA_TRACEMALLOC_FRAMES frames,
+    default 10: tracing slows the server several times, so the warm-up runs at full speed); at each SIGUSR2
+    it appends to that file its resident memory, what tracemalloc sees alive of what was allocated since
+    tracing began, the largest growths since the previous signal by traceback, and its resident memory
+    after `malloc_trim(0)` (memory the C allocator kept though Python freed it: the gap tells allocator
+    retention from live objects)."""
+
+    TOP = 15
+
+    def __init__(self, path: str, frames: int):
+        self.path = path
+        self.frames = frames
+        self.previous: Any = None
+
+    @classmethod
+    def from_env(cls) -> "MemoryProbe | None":
+        import os
+
+        path = os.environ.get("TABULA_TRACEMALLOC_FILE")
+        return cls(path, int(os.environ.get("TABULA_TRACEMALLOC_FRAMES") or 10)) if path else None
+
+    def start(self) -> None:
+        import signal
+
+        signal.signal(signal.SIGUSR2, lambda *_: self.dump())
+
+    def dump(self) -> None:
+        import ctypes
+        import gc
+        import tracemalloc
+
+        if not tracemalloc.is_tracing():
+            tracemalloc.start(self.frames)
+        gc.collect()
+        snapshot = tracemalloc.take_snapshot().filter_traces([tracemalloc.Filter(False, tracemalloc.__file__)])
+        traced, peak = tracemalloc.get_traced_memory()
+        rss = _rss_mb()
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+        lines = [f"=== RSS {rss:.1f} MB, traced {traced / 1e6:.1f} MB (peak {peak / 1e6:.1f}),"
+                 f" RSS after malloc_trim(0) {_rss_mb():.1f} MB"]
+        stats = (snapshot.compare_to(self.previous, "traceback") if self.previous is not None
+                 else snapshot.statistics("traceback"))
+        for stat in stats[:self.TOP]:
+            grown = getattr(stat, "size_diff", stat.size)
+            lines.append(f"--- {grown / 1e6:+.2f} MB ({stat.size / 1e6:.2f} MB now, {stat.count} blocks)")
+            frames = list(stat.traceback)  # the oldest first: the allocation last, with the project's callers
+            ours = [f for f in frames[:-1] if "/site-packages/" not in f.filename and "/lib/python" not in f.filename]
+            lines += [f"    {f.filename}:{f.lineno}" for f in [*ours[-6:], frames[-1]]]
+        self.previous = snapshot
+        with open(self.path, "a", encoding="utf-8") as f:
+            f.write("\n".join(lines) + "\n")
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/status", encoding="ascii") as f:
+        return next(int(line.split()[1]) / 1024 for line in f if line.startswith("VmRSS"))
