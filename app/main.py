@@ -98,7 +98,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         install_log_redaction()
         probe = observability.MemoryProbe.from_env()
         if probe is not None:
-            probe.start()
+            probe.start(app)
         if settings.migrate:
             await migrate_async(settings)
         engine = make_async_engine(settings)

@@ -525,6 +525,13 @@ class Hub:
                     del self.local_counts[conn.table_id]
             self._presence_changed(conn.table_id)
 
+    def held(self) -> dict[str, int]:
+        """The tables this hub keeps something of, by kind (the /metrics gauge tabula_held): a channel (its
+        snapshot, each watching seat's view and chat, each page socket's last page) only while a socket of
+        the table is open here; the presence counts likewise; tables whose presence is yet to be written."""
+        return {"channels": len(self.channels), "presence_counts": len(self.local_counts),
+                "presence_hidden": len(self.local_hidden), "presence_dirty": len(self._presence_dirty)}
+
     def channel(self, table_id: str) -> Channel | None:
         return self.channels.get(table_id)
 

@@ -4,7 +4,7 @@ its shutdown.
     .venv/bin/python tests/bench/soak.py                # 200 tables for 10 minutes
     .venv/bin/python tests/bench/soak.py --short        # 20 tables for 1 minute: a quick check
     .venv/bin/python tests/bench/soak.py --tables N --minutes D [--source CHECKOUT]
-    .venv/bin/python tests/bench/soak.py --short --minutes 5 --bot-delay 0 --tracemalloc   # who holds memory
+    .venv/bin/python tests/bench/soak.py --short --minutes 5 --bot-delay 0 --memory   # who holds the memory
 
 It starts `python -m app serve` (SQLite in a temporary directory, its own process group, bots after
 TABULA_BOT_DELAY=0.05-0.15 s, novice bots deciding in the bot worker) from this checkout or from CHECKOUT,
@@ -21,10 +21,11 @@ a second, small server gets SIGTERM on its whole process group (as `timeout`, Ct
 The targets of the summary are issue #23's. Not part of the test suite.
 
 `--bot-delay` and `--games` (e.g. `bench_cards`, a short benchmark game) make many games end within a run;
-`--tracemalloc` has the server trace its allocations (TABULA_TRACEMALLOC_FILE, app/observability.py) and
-write who holds its memory at warm-up, at the end and after the clients left (growth by traceback between
-the three, and its RSS before and after `malloc_trim(0)`); the file's path is printed. Tracing slows the
-server several times: its CPU figures are then not comparable.
+`--memory` has the server write who holds its memory (TABULA_TRACEMALLOC_FILE, app/observability.py) at
+warm-up, at the end, after the clients left and once their games ended: its RSS before and after
+`malloc_trim(0)`, what its caches hold, and a census of its live objects by type; `--tracemalloc N` adds
+the growth by traceback (N frames) from warm-up on, which slows the server tens of times (a short look
+only: its CPU figures are then meaningless). The report's path is printed.
 """
 
 from __future__ import annotations
@@ -106,16 +107,18 @@ def rss_mb(pid: int) -> float:
 class Server:
     """`python -m app serve` from `source`, in its own process group, on SQLite in `workdir`."""
 
-    def __init__(self, source: Path, workdir: Path, bot_delay: str = "0.05-0.15", tracemalloc: bool = False):
+    def __init__(self, source: Path, workdir: Path, bot_delay: str = "0.05-0.15", memory: bool = False,
+                 tracemalloc: int = 0):
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = workdir / f"server-{self.port}.log"
-        self.memory_report = workdir / f"memory-{self.port}.txt" if tracemalloc else None
+        self.memory_report = workdir / f"memory-{self.port}.txt" if memory or tracemalloc else None
         env = {**os.environ, "DATABASE_URL": f"sqlite:///{workdir / f'soak-{self.port}.db'}",
                "PYTHONPATH": str(source), "TABULA_BOT_DELAY": bot_delay, "TABULA_TAKEOVER_LEVEL": "novice",
                "TABULA_RATE_LIMITS": "0", "TABULA_METRICS": "1", "TABULA_BENCHMARK": "1"}
         if self.memory_report is not None:
             env["TABULA_TRACEMALLOC_FILE"] = str(self.memory_report)
+            env["TABULA_TRACEMALLOC_FRAMES"] = str(tracemalloc)
         env.pop("TABULA_PUBLIC_URL", None)
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(
@@ -147,13 +150,13 @@ class Server:
         return False
 
     def probe_memory(self, when: str) -> None:
-        """--tracemalloc: the server writes who holds its memory now (see app/observability.py)."""
+        """--memory: the server writes who holds its memory now (see app/observability.py)."""
         if self.memory_report is None:
             return
         with open(self.memory_report, "a", encoding="utf-8") as f:
             f.write(f"\n##### {when}\n")
         self.proc.send_signal(signal.SIGUSR2)
-        time.sleep(5)  # a snapshot of a large heap takes seconds
+        time.sleep(5)  # a census (or a snapshot) of a large heap takes seconds
 
     def log_errors(self) -> list[str]:
         text = self.log.read_text(errors="replace")
@@ -368,7 +371,7 @@ async def soak(server: Server, tables: int, seconds: float, kinds: list = KINDS)
         print(f"after every game ended: {over.rss:.1f} MB = warm-up {100 * (over.rss - warm.rss) / warm.rss:+.1f} %"
               f" (target <= +10 %)")
     if server.memory_report is not None:
-        print(f"who holds the memory (tracemalloc): {server.memory_report}")
+        print(f"who holds the memory: {server.memory_report}")
     print(f"page updates: {total['per_action']:.0f} bytes per action, {total['per_message']:.0f} per message")
     took, alive = server.terminate(group=False)
     print(f"SIGTERM to the server alone: it exited in {took:.1f} s; survivors after 5 s: {len(alive)}")
@@ -405,7 +408,9 @@ def main() -> None:
     parser.add_argument("--bot-delay", default="0.05-0.15", help="TABULA_BOT_DELAY of the server (default 0.05-0.15)")
     parser.add_argument("--games", help="the games played, comma-separated slugs (default: the three games; "
                         "bench_cards is a short benchmark game)")
-    parser.add_argument("--tracemalloc", action="store_true", help="write who holds the server's memory")
+    parser.add_argument("--memory", action="store_true", help="write who holds the server's memory")
+    parser.add_argument("--tracemalloc", type=int, default=0, metavar="FRAMES",
+                        help="--memory, and trace allocations from warm-up on (slow)")
     args = parser.parse_args()
     kinds = KINDS
     if args.games:
@@ -415,7 +420,7 @@ def main() -> None:
     minutes = args.minutes or (1.0 if args.short else 10.0)
     workdir = Path(tempfile.mkdtemp(prefix="tabula-soak-"))
     print(f"{tables} tables, {minutes} min, serving {args.source.resolve()}; logs in {workdir}", flush=True)
-    server = Server(args.source.resolve(), workdir, args.bot_delay, args.tracemalloc)
+    server = Server(args.source.resolve(), workdir, args.bot_delay, args.memory, args.tracemalloc)
     try:
         server.wait_ready()
         asyncio.run(soak(server, tables, 60 * minutes, kinds))
