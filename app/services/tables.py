@@ -61,6 +61,7 @@ NAME_MAX = 40
 ACTION_MAX_BYTES = 16_384
 MAX_SPECTATOR_DELAY = 50  # actions: enough to hide a few rounds, short enough to replay on every move
 CACHE_TABLES = 1024  # tables in play held by the snapshot cache (see SnapshotCache)
+CACHE_IDLE_SECONDS = 300.0  # a table nobody used for this long leaves the snapshot cache
 LIVE = (LOBBY, PLAYING)  # the statuses of a table that can still change
 
 # The rows of a table, for SQLAlchemy Core (the hot path of a move keeps its hand-written statements below).
@@ -161,22 +162,35 @@ class SnapshotCache:
     the replay of the game goes on from it, so each new version costs the few actions since, not the game.
 
     Bound: tables in play only (a finished table is dropped from it as soon as it ends: it is read again
-    from the database on the rare visit after the game), and at most `size` of them, the least recently
-    used going first; a delayed snapshot only beside its table's and going with it. A snapshot weighs about
+    from the database on the rare visit after the game), used in the last `idle` seconds (a table left
+    alone costs one decode when someone comes back), and at most `size` of them, the least recently used
+    going first; a delayed snapshot only beside its table's and going with it. A snapshot weighs about
     100 kB (decoded state and views), so the bound caps the cache near 100 MB (200 with every table
     delayed) even on a club with more live tables than that."""
 
-    def __init__(self, size: int = CACHE_TABLES):
+    def __init__(self, size: int = CACHE_TABLES, idle: float = CACHE_IDLE_SECONDS,
+                 clock: Callable[[], float] = time.monotonic):
         self.size = size
-        self._items: OrderedDict[str, Snapshot] = OrderedDict()
+        self.idle = idle
+        self.clock = clock
+        self._items: OrderedDict[str, Snapshot] = OrderedDict()  # the least recently used first
+        self._used: dict[str, float] = {}
         self._delayed: dict[str, Snapshot] = {}
 
     def get(self, table_id: str, version: int | None = None) -> Snapshot | None:
+        self._expire()
         snap = self._items.get(table_id)
         if snap is None or (version is not None and snap.version != version):
             return None
         self._items.move_to_end(table_id)
+        self._used[table_id] = self.clock()
         return snap
+
+    def _expire(self) -> None:
+        """Drops the tables nobody used for `idle` seconds (the least recently used come first)."""
+        too_old = self.clock() - self.idle
+        while self._items and self._used[next(iter(self._items))] < too_old:
+            self.drop(next(iter(self._items)))
 
     def tables(self) -> list[str]:
         """The ids of the tables held, the least recently used first."""
@@ -188,6 +202,7 @@ class SnapshotCache:
 
     def drop(self, table_id: str) -> None:
         self._items.pop(table_id, None)
+        self._used.pop(table_id, None)
         self._delayed.pop(table_id, None)
 
     def delayed(self, table_id: str) -> Snapshot | None:
@@ -210,6 +225,8 @@ class SnapshotCache:
             return snap
         self._items[snap.id] = snap
         self._items.move_to_end(snap.id)
+        self._used[snap.id] = self.clock()
+        self._expire()
         while len(self._items) > self.size:
             self.drop(next(iter(self._items)))
         return snap

@@ -59,3 +59,16 @@ def test_replays_keep_a_bounded_number_of_states_and_always_the_one_viewed():
         assert replays.held()["replay_steps"] <= max(30, len(steps))
     assert list(replays._states)[-1] == "t3"  # the one viewed last is kept
     assert replays.held()["replays"] < 4
+
+
+def test_a_table_nobody_used_for_a_while_leaves_the_snapshot_cache():
+    now = [0.0]
+    cache = SnapshotCache(size=10, idle=60, clock=lambda: now[0])
+    cache.put(_snapshot("t0", PLAYING))
+    cache.put_delayed(_snapshot("t0", PLAYING))
+    now[0] = 30
+    cache.put(_snapshot("t1", PLAYING))
+    now[0] = 70
+    assert cache.get("t1") is not None and cache.tables() == ["t1"] and cache.delayed_tables() == []
+    now[0] = 200
+    assert cache.get("t1") is None and cache.tables() == []
