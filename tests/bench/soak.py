@@ -21,6 +21,7 @@ a second, small server gets SIGTERM on its whole process group (as `timeout`, Ct
 The targets of the summary are issue #23's. Not part of the test suite.
 
 `--bot-delay` and `--games` (e.g. `bench_cards`, a short benchmark game) make many games end within a run;
+`--spectator-delay N` has every other table show its spectators the game N versions behind.
 `--memory` has the server write who holds its memory (TABULA_TRACEMALLOC_FILE, app/observability.py) at
 warm-up, at the end, after the clients left and once their games ended: its RSS before and after
 `malloc_trim(0)`, what its caches hold, and a census of its live objects by type; `--tracemalloc N` adds
@@ -194,10 +195,12 @@ class Server:
 class Club:
     """The clients: N tables kept in play, each seat and one spectator on the page's socket."""
 
-    def __init__(self, server: Server, tables: int, seed: int = 23, kinds: list = KINDS):
+    def __init__(self, server: Server, tables: int, seed: int = 23, kinds: list = KINDS, spectator_delay: int = 0):
         self.server = server
         self.tables = tables
         self.kinds = kinds
+        self.spectator_delay = spectator_delay
+        self.made = 0
         self.counts = Counts()
         self.stopping = asyncio.Event()
         self.live = 0
@@ -249,7 +252,10 @@ class Club:
     async def one_table(self) -> None:
         slug, counts = self.random.choice(self.kinds)
         players = self.random.choice(counts)
-        made = await self.request("POST", "/api/tables", json={"game": slug, "players": players})
+        self.made += 1  # every other table delays its spectators when asked
+        delay = self.spectator_delay if self.made % 2 else 0
+        made = await self.request("POST", "/api/tables", json={"game": slug, "players": players,
+                                                               "spectator_delay": delay})
         table = made["id"]
         tokens = [(await self.request("POST", f"/api/tables/{table}/join",
                                        json={"invite": made["invite_key"], "name": f"P{n}"}))["token"]
@@ -323,8 +329,8 @@ def slope_per_minute(samples: list[Sample]) -> float:
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
 
 
-async def soak(server: Server, tables: int, seconds: float, kinds: list = KINDS) -> None:
-    club = Club(server, tables, kinds=kinds)
+async def soak(server: Server, tables: int, seconds: float, kinds: list = KINDS, spectator_delay: int = 0) -> None:
+    club = Club(server, tables, kinds=kinds, spectator_delay=spectator_delay)
     loop = asyncio.get_running_loop()
     started = time.monotonic()
     players = [loop.create_task(club.keep_one_table()) for _ in range(tables)]
@@ -408,6 +414,8 @@ def main() -> None:
     parser.add_argument("--bot-delay", default="0.05-0.15", help="TABULA_BOT_DELAY of the server (default 0.05-0.15)")
     parser.add_argument("--games", help="the games played, comma-separated slugs (default: the three games; "
                         "bench_cards is a short benchmark game)")
+    parser.add_argument("--spectator-delay", type=int, default=0, metavar="VERSIONS",
+                        help="every other table shows its spectators the game this many versions behind")
     parser.add_argument("--memory", action="store_true", help="write who holds the server's memory")
     parser.add_argument("--tracemalloc", type=int, default=0, metavar="FRAMES",
                         help="--memory, and trace allocations from warm-up on (slow)")
@@ -423,7 +431,7 @@ def main() -> None:
     server = Server(args.source.resolve(), workdir, args.bot_delay, args.memory, args.tracemalloc)
     try:
         server.wait_ready()
-        asyncio.run(soak(server, tables, 60 * minutes, kinds))
+        asyncio.run(soak(server, tables, 60 * minutes, kinds, args.spectator_delay))
         asyncio.run(group_stop(args.source.resolve(), workdir))
     finally:
         if server.proc.poll() is None:
