@@ -76,7 +76,7 @@ class _GcPauses:
 _GC_PAUSES = _GcPauses()
 
 
-def _malloc_trim() -> Callable[[], Any] | None:
+def _malloc_trim() -> Callable[[int], int] | None:
     """glibc's malloc_trim(0), or None elsewhere: gives the pages the C allocator kept after Python freed them
     back to the system (a few ms on a server's heap)."""
     try:
@@ -624,8 +624,8 @@ class Hub:
                     if channel.snapshot is not None and channel.snapshot.status == FINISHED:
                         await channel.show_facts()
                 if self._released and MALLOC_TRIM is not None:
-                    # Tables went: what the allocator kept of them goes back to the system (measured in
-                    # tests/bench/RESULTS.md: about a tenth of the server's memory otherwise stays).
+                    # Tables went: what the C allocator kept of them goes back to the system (the soak of
+                    # tests/bench/RESULTS.md: a fifth of the server's memory stayed with it otherwise).
                     self._released = False
                     MALLOC_TRIM(0)
             except asyncio.CancelledError:
