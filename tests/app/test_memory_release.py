@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import httpx
@@ -78,13 +78,10 @@ def ids_in(obj: Any, depth: int = 3, seen: set[int] | None = None) -> set[str]:
         return set()
     seen.add(id(obj))
     found: set[str] = set()
-    if isinstance(obj, dict) or hasattr(obj, "keys") and hasattr(obj, "__getitem__"):
-        try:
-            keys = list(obj.keys())
-        except TypeError:
-            keys = []
-        found |= {k for k in keys if isinstance(k, str)}
-        values = [obj[k] for k in keys]
+    if isinstance(obj, Mapping) or hasattr(obj, "items") and hasattr(obj, "keys"):  # weak dicts, counters...
+        items = list(obj.items())
+        found |= {k for k, _ in items if isinstance(k, str)}
+        values = [v for _, v in items]
     elif isinstance(obj, (set, frozenset, list, tuple)):
         found |= {v for v in obj if isinstance(v, str)}
         values = list(obj)
