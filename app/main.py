@@ -96,6 +96,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         install_log_redaction()
+        probe = observability.MemoryProbe.from_env()
+        if probe is not None:
+            probe.start(app)
         if settings.migrate:
             await migrate_async(settings)
         engine = make_async_engine(settings)

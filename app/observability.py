@@ -38,6 +38,9 @@ WS_BYTES = Counter("tabula_websocket_bytes", "Websocket message bytes (UTF-8), b
                    ["direction"])
 ERRORS = Counter("tabula_errors", "Errors answered or logged, by class (a refusal's class, or the "
                  "exception of a 500).", ["error"])
+HELD = Gauge("tabula_held", "What this process keeps in memory per table (or per client), by cache: tables "
+             "(replay_steps: replayed states; limit_keys and socket_clients: keys). Each is bounded by the "
+             "live tables or by its own size; a finished, unwatched table is in none.", ["cache"])
 ADMIN_ACTIONS = Counter("tabula_admin_actions", "Admin actions done on this process, by action.", ["action"])
 
 
@@ -71,6 +74,9 @@ async def figures(app: Any) -> dict[str, Any]:
     for status in STATUSES:
         TABLES.labels(status).set(counts.get(status, 0))
     SOCKETS.set(sum(sum(c.values()) for c in app.state.hub.local_counts.values()))
+    held = held_by(app)
+    for cache, count in held.items():
+        HELD.labels(cache).set(count)
     errors = {s.labels["error"]: s.value for m in ERRORS.collect() for s in m.samples
               if s.name.endswith("_total")}
     return {
@@ -82,7 +88,16 @@ async def figures(app: Any) -> dict[str, Any]:
         "messages_out": int(_sample("tabula_websocket_messages_total", direction="out")),
         "messages_in": int(_sample("tabula_websocket_messages_total", direction="in")),
         "errors": dict(sorted(errors.items())),
+        "held": held,
     }
+
+
+def held_by(app: Any) -> dict[str, int]:
+    """Every cache of the process and how many tables (or keys) it holds: the parts that keep per-table
+    state each say so (their `held()`)."""
+    state = app.state
+    parts = (state.service, state.hub, state.bots, state.replays, state.limits)
+    return {name: count for part in parts for name, count in part.held().items()}
 
 
 # ------------------------------------------------------------------------------------------ logging
@@ -156,3 +171,88 @@ def log_config(log_format: str, level: str) -> dict[str, Any] | None:
         "loggers": {name: {"handlers": ["json"], "level": level.upper(), "propagate": False}
                     for name in ("uvicorn", "uvicorn.error", "uvicorn.access", "tabula")},
     }
+
+
+# ------------------------------------------------------------------------------------- memory probe
+
+class MemoryProbe:
+    """TABULA_TRACEMALLOC_FILE (a debugging aid for the soak, tests/bench/soak.py; off by default): at each
+    SIGUSR2 the process appends to that file its resident memory before and after `malloc_trim(0)` (what the
+    C allocator kept though Python freed it: allocator retention, not live objects), what its caches hold
+    (`held_by`), a census of its live objects by type (count and shallow size) with the change since the
+    previous signal, and, with TABULA_TRACEMALLOC_FRAMES=N (N > 0), the largest growths by traceback of
+    what was allocated since the first signal (tracing starts there; it slows this server tens of times
+    under load, so it is for short looks)."""
+
+    TOP = 15
+
+    def __init__(self, path: str, frames: int):
+        self.path = path
+        self.frames = frames
+        self.previous: Any = None
+        self.census: dict[str, tuple[int, int]] = {}
+        self.app: Any = None
+
+    @classmethod
+    def from_env(cls) -> "MemoryProbe | None":
+        import os
+
+        path = os.environ.get("TABULA_TRACEMALLOC_FILE")
+        return cls(path, int(os.environ.get("TABULA_TRACEMALLOC_FRAMES") or 0)) if path else None
+
+    def start(self, app: Any) -> None:
+        import signal
+
+        self.app = app
+        signal.signal(signal.SIGUSR2, lambda *_: self.dump())
+
+    def dump(self) -> None:
+        import ctypes
+        import gc
+        import sys
+        import tracemalloc
+        from collections import Counter
+
+        gc.collect()
+        rss = _rss_mb()
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+        lines = [f"=== RSS {rss:.1f} MB, after malloc_trim(0) {_rss_mb():.1f} MB"
+                 + (f", traced {tracemalloc.get_traced_memory()[0] / 1e6:.1f} MB" if tracemalloc.is_tracing() else "")]
+        try:
+            lines.append(f"held: {held_by(self.app)}")
+        except Exception as e:  # noqa: BLE001 - before the app is up
+            lines.append(f"held: ({type(e).__name__})")
+        counts: Counter[str] = Counter()
+        sizes: Counter[str] = Counter()
+        for obj in gc.get_objects():
+            name = type(obj).__qualname__
+            counts[name] += 1
+            sizes[name] += sys.getsizeof(obj)
+        census = {name: (counts[name], sizes[name]) for name in counts}
+        grown = sorted(census, key=lambda n: census[n][1] - self.census.get(n, (0, 0))[1], reverse=True)
+        lines.append(f"objects tracked by the collector: {sum(counts.values())}, {sum(sizes.values()) / 1e6:.1f} MB"
+                     " (shallow); the largest growths by type since the previous signal:")
+        lines += [f"    {name}: {census[name][0]} ({census[name][0] - self.census.get(name, (0, 0))[0]:+d}),"
+                  f" {census[name][1] / 1e6:.2f} MB ({(census[name][1] - self.census.get(name, (0, 0))[1]) / 1e6:+.2f})"
+                  for name in grown[:self.TOP]]
+        self.census = census
+        if self.frames > 0:
+            if not tracemalloc.is_tracing():
+                tracemalloc.start(self.frames)
+            snapshot = tracemalloc.take_snapshot().filter_traces([tracemalloc.Filter(False, tracemalloc.__file__)])
+            stats = (snapshot.compare_to(self.previous, "traceback") if self.previous is not None
+                     else snapshot.statistics("traceback"))
+            for stat in stats[:self.TOP]:
+                lines.append(f"--- {getattr(stat, 'size_diff', stat.size) / 1e6:+.2f} MB ({stat.size / 1e6:.2f} MB"
+                             f" now, {stat.count} blocks)")
+                frames = list(stat.traceback)  # the oldest first: the allocation last, after the project's callers
+                ours = [f for f in frames[:-1] if "/site-packages/" not in f.filename and "/lib/python" not in f.filename]
+                lines += [f"    {f.filename}:{f.lineno}" for f in [*ours[-6:], frames[-1]]]
+            self.previous = snapshot
+        with open(self.path, "a", encoding="utf-8") as f:
+            f.write("\n".join(lines) + "\n")
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/status", encoding="ascii") as f:
+        return next(int(line.split()[1]) / 1024 for line in f if line.startswith("VmRSS"))

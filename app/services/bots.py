@@ -289,6 +289,11 @@ class BotRunner:
                     worker.kill()
                 await stopped
 
+    def held(self) -> dict[str, int]:
+        """The tables this runner keeps something of, by kind (the /metrics gauge tabula_held)."""
+        return {"bot_tasks": len(self._tasks), "bot_dirty": len(self._dirty), "bot_seeds": len(self._seeds),
+                "bot_idle": len(self._idle)}
+
     # --------------------------------------------------------------------------------- waking
 
     async def committed(self, snap: Snapshot, acknowledge: Any = None) -> None:

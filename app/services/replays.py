@@ -24,7 +24,11 @@ from .chat import ChatService
 from .errors import BadRequest, Conflict, Forbidden
 from .tables import TablesService
 
-CACHE_TABLES = 8  # replayed tables kept; a replayed game's states weigh a few megabytes at most
+# The replayed tables kept (each the states of its steps, a few kB each): at most CACHE_TABLES tables and
+# CACHE_STEPS states in all (a few MB at most), the least recently viewed going first, the one viewed now
+# always kept. It pays while someone steps through a game (one replay of the engine, not one per step).
+CACHE_TABLES = 8
+CACHE_STEPS = 4000
 
 # A seat change in words (public: every seat sees who plays each seat).
 CHANGES = {
@@ -37,12 +41,18 @@ LEVEL_WORDS = {"novice": ("novice", "débutant"), "strong": ("strong", "fort")}
 class Replays:
     """The steps of tables, for the replay routes. One per process."""
 
-    def __init__(self, service: TablesService, chat: ChatService, size: int = CACHE_TABLES):
+    def __init__(self, service: TablesService, chat: ChatService, size: int = CACHE_TABLES,
+                 steps: int = CACHE_STEPS):
         self.service = service
         self.chat = chat
         self.size = size
+        self.steps = steps
         # table id -> (the table's version, its steps at that version)
         self._states: OrderedDict[str, tuple[int, list[dict[str, Any]]]] = OrderedDict()
+
+    def held(self) -> dict[str, int]:
+        """The replayed tables kept, and their steps (each a state), for the /metrics gauge tabula_held."""
+        return {"replays": len(self._states), "replay_steps": sum(len(steps) for _, steps in self._states.values())}
 
     def _replayed(self, game: Game, history: dict[str, Any]) -> list[dict[str, Any]]:
         """Each step: its version, the state after it, and the seat changes it made (none for an action). A log
@@ -69,7 +79,7 @@ class Replays:
             steps.append({"version": version, "state": state, "changes": changes.get(version, [])})
         self._states[row.id] = (row.version, steps)
         self._states.move_to_end(row.id)
-        while len(self._states) > self.size:
+        while len(self._states) > 1 and (len(self._states) > self.size or self.held()["replay_steps"] > self.steps):
             self._states.popitem(last=False)
         return steps
 

@@ -61,6 +61,7 @@ NAME_MAX = 40
 ACTION_MAX_BYTES = 16_384
 MAX_SPECTATOR_DELAY = 50  # actions: enough to hide a few rounds, short enough to replay on every move
 CACHE_TABLES = 1024  # tables in play held by the snapshot cache (see SnapshotCache)
+CACHE_IDLE_SECONDS = 300.0  # a table nobody used for this long leaves the snapshot cache
 LIVE = (LOBBY, PLAYING)  # the statuses of a table that can still change
 
 # The rows of a table, for SQLAlchemy Core (the hot path of a move keeps its hand-written statements below).
@@ -157,28 +158,62 @@ class SnapshotCache:
     the views computed from it. It pays on every move (a move is checked and applied against it without
     reading or decoding the state again) and on every view (computed once per seat and version).
 
-    Bound: tables in play only (a finished table is dropped from it as soon as it ends: it is read again
-    from the database on the rare visit after the game), and at most `size` of them, the least recently
-    used going first. A snapshot weighs about 100 kB (decoded state and views), so the bound caps the
-    cache near 100 MB even on a club with more live tables than that."""
+    Beside it, for the tables that delay their spectators, the spectators' snapshot (`spectator_snapshot`):
+    the replay of the game goes on from it, so each new version costs the few actions since, not the game.
 
-    def __init__(self, size: int = CACHE_TABLES):
+    Bound: tables in play only (a finished table is dropped from it as soon as it ends: it is read again
+    from the database on the rare visit after the game), used in the last `idle` seconds (a table left
+    alone costs one decode when someone comes back), and at most `size` of them, the least recently used
+    going first; a delayed snapshot only beside its table's and going with it. A snapshot weighs about
+    100 kB (decoded state and views), so the bound caps the cache near 100 MB (200 with every table
+    delayed) even on a club with more live tables than that."""
+
+    def __init__(self, size: int = CACHE_TABLES, idle: float = CACHE_IDLE_SECONDS,
+                 clock: Callable[[], float] = time.monotonic):
         self.size = size
-        self._items: OrderedDict[str, Snapshot] = OrderedDict()
+        self.idle = idle
+        self.clock = clock
+        self._items: OrderedDict[str, Snapshot] = OrderedDict()  # the least recently used first
+        self._used: dict[str, float] = {}
+        self._delayed: dict[str, Snapshot] = {}
 
     def get(self, table_id: str, version: int | None = None) -> Snapshot | None:
+        self._expire()
         snap = self._items.get(table_id)
         if snap is None or (version is not None and snap.version != version):
             return None
         self._items.move_to_end(table_id)
+        self._used[table_id] = self.clock()
         return snap
+
+    def _expire(self) -> None:
+        """Drops the tables nobody used for `idle` seconds (the least recently used come first)."""
+        too_old = self.clock() - self.idle
+        while self._items and self._used[next(iter(self._items))] < too_old:
+            self.drop(next(iter(self._items)))
 
     def tables(self) -> list[str]:
         """The ids of the tables held, the least recently used first."""
         return list(self._items)
 
+    def delayed_tables(self) -> list[str]:
+        """The ids of the tables whose spectators' snapshot is held."""
+        return list(self._delayed)
+
     def drop(self, table_id: str) -> None:
         self._items.pop(table_id, None)
+        self._used.pop(table_id, None)
+        self._delayed.pop(table_id, None)
+
+    def delayed(self, table_id: str) -> Snapshot | None:
+        """The spectators' snapshot of a table that delays them, as last built."""
+        return self._delayed.get(table_id)
+
+    def put_delayed(self, snap: Snapshot) -> None:
+        """Keeps the spectators' snapshot of a table whose own snapshot is held (not otherwise: it would
+        outlive it)."""
+        if snap.id in self._items:
+            self._delayed[snap.id] = snap
 
     def put(self, snap: Snapshot) -> Snapshot:
         """Keeps `snap` if the table is in play (and newer than what is held); returns the newest known."""
@@ -186,12 +221,14 @@ class SnapshotCache:
         if current is not None and current.version > snap.version:
             return current  # never go back in time
         if snap.status not in LIVE:
-            self._items.pop(snap.id, None)
+            self.drop(snap.id)
             return snap
         self._items[snap.id] = snap
         self._items.move_to_end(snap.id)
+        self._used[snap.id] = self.clock()
+        self._expire()
         while len(self._items) > self.size:
-            self._items.popitem(last=False)
+            self.drop(next(iter(self._items)))
         return snap
 
 
@@ -293,7 +330,6 @@ class TablesService:
         # Postgres: statements of the hot path run outside explicit transactions (each is atomic).
         self.autocommit = engine.execution_options(isolation_level="AUTOCOMMIT") if is_postgres else engine
         self.cache = SnapshotCache()
-        self._delayed: OrderedDict[str, Snapshot] = OrderedDict()  # the spectators' snapshot of delayed tables
         # One lock per table while someone holds or waits for it (weak: it goes with its last user).
         self._table_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._write_lock = asyncio.Lock()  # SQLite: one writer per process
@@ -693,6 +729,11 @@ class TablesService:
         snap = await self.seen_by(await self.current(table_id), ident.seat)
         return snap.version, self.client_view(snap, ident.seat)
 
+    def held(self) -> dict[str, int]:
+        """The tables this service keeps in memory, by cache (the /metrics gauge tabula_held)."""
+        return {"snapshots": len(self.cache.tables()), "spectator_snapshots": len(self.cache.delayed_tables()),
+                "table_locks": len(self._table_locks)}
+
     async def seen_by(self, snap: Snapshot, seat: int | None) -> Snapshot:
         """The table as `seat` may see it: the current snapshot for a seat, the delayed one for spectators."""
         return snap if seat is not None else await self.spectator_snapshot(snap)
@@ -701,12 +742,12 @@ class TablesService:
         """The table as its spectators see it: `spectator_delay` versions behind while the game is played
         (the whole game once it is over). Rebuilt from the stored action log, never from a copy kept in
         memory: every server process then shows spectators the same thing, a restart loses nothing, and no
-        new state is stored. The replay goes on from the last delayed snapshot of the table (a bounded
-        cache), so each new version costs the few actions since, not the whole game."""
+        new state is stored. The replay goes on from the last delayed snapshot of the table (kept beside
+        its own in the cache), so each new version costs the few actions since, not the whole game."""
         if snap.spectator_delay <= 0 or snap.status != PLAYING:
             return snap
         target = max(0, snap.version - snap.spectator_delay)
-        held = self._delayed.get(snap.id)
+        held = self.cache.delayed(snap.id)
         if held is not None and held.version == target:
             return held
         game = self.game(snap.game)
@@ -724,10 +765,7 @@ class TablesService:
         # The seat changes the delayed game has not reached yet are not shown either.
         delayed = dataclasses.replace(snap, version=target, state=state, deadline=None, views={},
                                       seat_changes=tuple(c for c in snap.seat_changes if c["version"] <= target))
-        self._delayed[snap.id] = delayed
-        self._delayed.move_to_end(snap.id)
-        while len(self._delayed) > CACHE_TABLES:
-            self._delayed.popitem(last=False)
+        self.cache.put_delayed(delayed)
         return delayed
 
     async def summary(self, table_id: str) -> dict[str, Any]:

@@ -60,6 +60,12 @@ class RateLimits:
         self._window = MovingWindowRateLimiter(MemoryStorage())
         self._sockets: Counter[str] = Counter()
 
+    def held(self) -> dict[str, int]:
+        """The keys the limits keep (per client, per seat of a table; each expires with its window), and the
+        clients with an open socket, for the /metrics gauge tabula_held."""
+        storage = self._window.storage
+        return {"limit_keys": len(set(storage.events) | set(storage.storage)), "socket_clients": len(self._sockets)}
+
     async def hit(self, item: RateLimitItem, key: str, words: tuple[str, str], always: bool = False) -> None:
         """Counts one more of `item` for `key`; RateLimited when that is one too many. `always`: a rule of
         the site rather than a protection of the server, counted even when the limits are off."""

@@ -1,63 +1,14 @@
-"""What the server keeps per table is released when the table is over: after many short games played to the
-end (bots-only tables, the three games and the benchmark game, through the real write path and the bot
-runner), no cache of the process holds a finished table, and the snapshot cache stays within its bound.
-Both databases."""
+"""The bounds of the caches that keep tables in memory, each on its own (test_memory_release.py plays games to
+the end on a real server and looks at every cache)."""
 
 from __future__ import annotations
 
-import asyncio
+from types import SimpleNamespace
 
-import pytest
-
-from app.config import Settings
-from app.db import make_async_engine, migrate
 from app.models import PLAYING
-from app.realtime.hub import Hub
-from app.services.bots import BotRunner
-from app.services.tables import SnapshotCache, Snapshot, TablesService
+from app.services.replays import Replays
+from app.services.tables import Snapshot, SnapshotCache
 from games import ALL_GAMES
-from games.core.bots import Budget
-
-KINDS = [("bench_cards", 2), ("cesar_cleopatre", 2), ("ave_cesar", 3), ("alea_iacta_est", 3)]
-GAMES = 4  # per kind of game (bench_cards games are short: many more of them)
-
-
-async def play_to_the_end(service: TablesService, slug: str, players: int) -> str:
-    snap = await service.create(slug, players, bots=["novice"] * players)
-    while (await service.current(snap.id)).status == PLAYING:
-        await asyncio.sleep(0.02)
-    return snap.id
-
-
-@pytest.mark.asyncio
-async def test_finished_tables_leave_no_trace_in_the_caches(fresh_db_url):
-    settings = Settings(database_url=fresh_db_url)
-    migrate(settings)
-    engine = make_async_engine(settings)
-    service = TablesService(engine, ALL_GAMES, is_postgres=settings.is_postgres)
-    hub = Hub(service, database_url=fresh_db_url, is_postgres=settings.is_postgres, heartbeat=20)
-    runner = BotRunner(service, delay=(0.0, 0.0), workers=0, budget=Budget(iterations=2, seconds=None))
-    await hub.start()
-    await runner.start()
-    try:
-        played = []
-        for slug, players in KINDS:
-            count = 5 * GAMES if slug == "bench_cards" else GAMES
-            played += await asyncio.gather(*(play_to_the_end(service, slug, players) for _ in range(count)))
-        # A table still in play stays cached (a move on it must not decode its state again).
-        live = await service.create("bench_cards", 2, bots=["novice", None])
-        await service.current(live.id)
-        await asyncio.sleep(0.1)  # let the runner's tasks of the last commits end
-        cached = service.cache.tables()
-        assert not set(played) & set(cached), "the snapshot cache holds finished tables"
-        assert live.id in cached
-        assert not set(played) & (set(runner._seeds) | set(runner._idle) | set(runner._tasks)), \
-            "the bot runner holds finished tables"
-        assert not set(played) & set(hub.channels)
-    finally:
-        await runner.stop()
-        await hub.stop()
-        await engine.dispose()
 
 
 def _snapshot(table_id: str, status: str, version: int = 1) -> Snapshot:
@@ -73,3 +24,51 @@ def test_the_snapshot_cache_keeps_only_tables_in_play_and_at_most_its_bound():
     assert cache.tables() == ["t2", "t3", "t4"]  # the least recently used went first
     cache.put(_snapshot("t3", "finished", version=2))
     assert cache.get("t3") is None and cache.tables() == ["t2", "t4"]
+
+
+def test_a_spectators_snapshot_is_kept_only_beside_its_tables_and_goes_with_it():
+    cache = SnapshotCache(size=2)
+    cache.put_delayed(_snapshot("t0", PLAYING))
+    assert cache.delayed_tables() == []  # its table is not held: it would outlive it
+    for n in range(2):
+        cache.put(_snapshot(f"t{n}", PLAYING, version=5))
+        cache.put_delayed(_snapshot(f"t{n}", PLAYING, version=3))
+    cache.put(_snapshot("t0", "finished", version=6))  # the game ended
+    cache.put(_snapshot("t2", PLAYING))
+    cache.put(_snapshot("t3", PLAYING))  # t1 is the least recently used: it goes
+    assert cache.tables() == ["t2", "t3"] and cache.delayed_tables() == []
+
+
+def test_replays_keep_a_bounded_number_of_states_and_always_the_one_viewed():
+    game = ALL_GAMES["bench_cards"]
+    replays = Replays(None, None, size=8, steps=30)
+
+    def history(table_id: str, seed: int) -> dict:
+        state, actions = game.setup(2, seed), []
+        while not game.finished(state) and len(actions) < 25:
+            seat = min(game.to_act(state))
+            action = game.legal_actions(state, seat)[0]
+            actions.append({"version": len(actions) + 1, "seat": seat, "action": action})
+            state = game.apply(state, seat, action)
+        row = SimpleNamespace(id=table_id, version=len(actions), players=2, seed=seed)
+        return {"row": row, "options": {}, "seat_changes": [], "actions": actions}
+
+    for n in range(4):
+        steps = replays._replayed(game, history(f"t{n}", n))
+        assert len(steps) > 10
+        assert replays.held()["replay_steps"] <= max(30, len(steps))
+    assert list(replays._states)[-1] == "t3"  # the one viewed last is kept
+    assert replays.held()["replays"] < 4
+
+
+def test_a_table_nobody_used_for_a_while_leaves_the_snapshot_cache():
+    now = [0.0]
+    cache = SnapshotCache(size=10, idle=60, clock=lambda: now[0])
+    cache.put(_snapshot("t0", PLAYING))
+    cache.put_delayed(_snapshot("t0", PLAYING))
+    now[0] = 30
+    cache.put(_snapshot("t1", PLAYING))
+    now[0] = 70
+    assert cache.get("t1") is not None and cache.tables() == ["t1"] and cache.delayed_tables() == []
+    now[0] = 200
+    assert cache.get("t1") is None and cache.tables() == []

@@ -4,6 +4,7 @@ its shutdown.
     .venv/bin/python tests/bench/soak.py                # 200 tables for 10 minutes
     .venv/bin/python tests/bench/soak.py --short        # 20 tables for 1 minute: a quick check
     .venv/bin/python tests/bench/soak.py --tables N --minutes D [--source CHECKOUT]
+    .venv/bin/python tests/bench/soak.py --short --minutes 5 --bot-delay 0 --memory   # who holds the memory
 
 It starts `python -m app serve` (SQLite in a temporary directory, its own process group, bots after
 TABULA_BOT_DELAY=0.05-0.15 s, novice bots deciding in the bot worker) from this checkout or from CHECKOUT,
@@ -18,6 +19,14 @@ server's log that report an error). Then every client leaves and, 10 s later, th
 again; SIGTERM goes to the server alone, and the processes of its tree still running 5 s later are counted;
 a second, small server gets SIGTERM on its whole process group (as `timeout`, Ctrl-C and systemd send it).
 The targets of the summary are issue #23's. Not part of the test suite.
+
+`--bot-delay` and `--games` (e.g. `bench_cards`, a short benchmark game) make many games end within a run;
+`--spectator-delay N` has every other table show its spectators the game N versions behind.
+`--memory` has the server write who holds its memory (TABULA_TRACEMALLOC_FILE, app/observability.py) at
+warm-up, at the end, after the clients left and once their games ended: its RSS before and after
+`malloc_trim(0)`, what its caches hold, and a census of its live objects by type; `--tracemalloc N` adds
+the growth by traceback (N frames) from warm-up on, which slows the server tens of times (a short look
+only: its CPU figures are then meaningless). The report's path is printed.
 """
 
 from __future__ import annotations
@@ -99,13 +108,18 @@ def rss_mb(pid: int) -> float:
 class Server:
     """`python -m app serve` from `source`, in its own process group, on SQLite in `workdir`."""
 
-    def __init__(self, source: Path, workdir: Path):
+    def __init__(self, source: Path, workdir: Path, bot_delay: str = "0.05-0.15", memory: bool = False,
+                 tracemalloc: int = 0):
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = workdir / f"server-{self.port}.log"
+        self.memory_report = workdir / f"memory-{self.port}.txt" if memory or tracemalloc else None
         env = {**os.environ, "DATABASE_URL": f"sqlite:///{workdir / f'soak-{self.port}.db'}",
-               "PYTHONPATH": str(source), "TABULA_BOT_DELAY": "0.05-0.15", "TABULA_TAKEOVER_LEVEL": "novice",
-               "TABULA_RATE_LIMITS": "0", "TABULA_METRICS": "1"}
+               "PYTHONPATH": str(source), "TABULA_BOT_DELAY": bot_delay, "TABULA_TAKEOVER_LEVEL": "novice",
+               "TABULA_RATE_LIMITS": "0", "TABULA_METRICS": "1", "TABULA_BENCHMARK": "1"}
+        if self.memory_report is not None:
+            env["TABULA_TRACEMALLOC_FILE"] = str(self.memory_report)
+            env["TABULA_TRACEMALLOC_FRAMES"] = str(tracemalloc)
         env.pop("TABULA_PUBLIC_URL", None)
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(
@@ -123,6 +137,27 @@ class Server:
             except httpx.HTTPError:
                 time.sleep(0.2)
         raise SystemExit("the server did not start")
+
+    def wait_no_game(self, seconds: float) -> bool:
+        """Waits until no table is in play on the server (its metrics), for at most `seconds`."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            text = httpx.get(self.base + "/metrics", timeout=30).text
+            playing = re.search(r'^tabula_tables\{status="playing"\} ([0-9.e+]+)$', text, re.M)
+            if playing and float(playing.group(1)) == 0:
+                time.sleep(SAMPLE)  # the bot runner and the hub let the last ones go
+                return True
+            time.sleep(2)
+        return False
+
+    def probe_memory(self, when: str) -> None:
+        """--memory: the server writes who holds its memory now (see app/observability.py)."""
+        if self.memory_report is None:
+            return
+        with open(self.memory_report, "a", encoding="utf-8") as f:
+            f.write(f"\n##### {when}\n")
+        self.proc.send_signal(signal.SIGUSR2)
+        time.sleep(5)  # a census (or a snapshot) of a large heap takes seconds
 
     def log_errors(self) -> list[str]:
         text = self.log.read_text(errors="replace")
@@ -160,9 +195,12 @@ class Server:
 class Club:
     """The clients: N tables kept in play, each seat and one spectator on the page's socket."""
 
-    def __init__(self, server: Server, tables: int, seed: int = 23):
+    def __init__(self, server: Server, tables: int, seed: int = 23, kinds: list = KINDS, spectator_delay: int = 0):
         self.server = server
         self.tables = tables
+        self.kinds = kinds
+        self.spectator_delay = spectator_delay
+        self.made = 0
         self.counts = Counts()
         self.stopping = asyncio.Event()
         self.live = 0
@@ -212,9 +250,12 @@ class Club:
             self.counts.error(f"socket of table {table}: {type(e).__name__} {e}")
 
     async def one_table(self) -> None:
-        slug, counts = self.random.choice(KINDS)
+        slug, counts = self.random.choice(self.kinds)
         players = self.random.choice(counts)
-        made = await self.request("POST", "/api/tables", json={"game": slug, "players": players})
+        self.made += 1  # every other table delays its spectators when asked
+        delay = self.spectator_delay if self.made % 2 else 0
+        made = await self.request("POST", "/api/tables", json={"game": slug, "players": players,
+                                                               "spectator_delay": delay})
         table = made["id"]
         tokens = [(await self.request("POST", f"/api/tables/{table}/join",
                                        json={"invite": made["invite_key"], "name": f"P{n}"}))["token"]
@@ -250,7 +291,7 @@ class Club:
 
     def sample(self, started: float) -> Sample:
         pid = self.server.proc.pid
-        text = httpx.get(self.server.base + "/metrics", timeout=30).text
+        text = httpx.get(self.server.base + "/metrics", timeout=300).text
         actions = sum(float(v) for v in ACTIONS_METRIC.findall(text))
         children = self.server.children()
         return Sample(time.monotonic() - started, actions, cpu_seconds(pid), rss_mb(pid),
@@ -288,24 +329,31 @@ def slope_per_minute(samples: list[Sample]) -> float:
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
 
 
-async def soak(server: Server, tables: int, seconds: float) -> None:
-    club = Club(server, tables)
+async def soak(server: Server, tables: int, seconds: float, kinds: list = KINDS, spectator_delay: int = 0) -> None:
+    club = Club(server, tables, kinds=kinds, spectator_delay=spectator_delay)
     loop = asyncio.get_running_loop()
     started = time.monotonic()
     players = [loop.create_task(club.keep_one_table()) for _ in range(tables)]
+    # "A minute" of the full run, a fifth of a shorter one (whole samples).
+    window = SAMPLE * max(1, round(min(60.0, seconds / 5) / SAMPLE))
     samples = [await asyncio.to_thread(club.sample, started)]
     while time.monotonic() - started < seconds:
         await asyncio.sleep(SAMPLE - (time.monotonic() - started) % SAMPLE)
         samples.append(await asyncio.to_thread(club.sample, started))
         show(samples[-2], samples[-1], len(club.counts.errors))
+        if samples[-2].at < 2 * window <= samples[-1].at:
+            await asyncio.to_thread(server.probe_memory, "warm-up")
+    await asyncio.to_thread(server.probe_memory, "end")
     club.stopping.set()
     await asyncio.gather(*players)
     await club.http.aclose()
     await asyncio.sleep(10)  # the server notices every socket gone (presence, its channels)
     left = await asyncio.to_thread(club.sample, started)
-
-    # "A minute" of the full run, a fifth of a shorter one (whole samples).
-    window = SAMPLE * max(1, round(min(60.0, seconds / 5) / SAMPLE))
+    await asyncio.to_thread(server.probe_memory, "every client left")
+    # Their tables go on with bots alone: once every game ended (if within 2 minutes), nothing should be left.
+    ended = await asyncio.to_thread(server.wait_no_game, 120)
+    over = await asyncio.to_thread(club.sample, started) if ended else None
+    await asyncio.to_thread(server.probe_memory, "every game ended" if ended else "2 minutes later")
     warm = at(samples, 2 * window)
     after_warm = [s for s in samples if s.at >= warm.at]
     cpu = [interval(a, b)["cpu_ms"] for a, b in zip(samples, samples[1:]) if b.actions > a.actions]
@@ -325,6 +373,11 @@ async def soak(server: Server, tables: int, seconds: float) -> None:
           f"children {samples[-1].children_rss:.1f} MB")
     print(f"after every client left: {left.rss:.1f} MB = warm-up {100 * (left.rss - warm.rss) / warm.rss:+.1f} % "
           f"(target <= +10 %); fds {left.fds}")
+    if over is not None:
+        print(f"after every game ended: {over.rss:.1f} MB = warm-up {100 * (over.rss - warm.rss) / warm.rss:+.1f} %"
+              f" (target <= +10 %)")
+    if server.memory_report is not None:
+        print(f"who holds the memory: {server.memory_report}")
     print(f"page updates: {total['per_action']:.0f} bytes per action, {total['per_message']:.0f} per message")
     took, alive = server.terminate(group=False)
     print(f"SIGTERM to the server alone: it exited in {took:.1f} s; survivors after 5 s: {len(alive)}")
@@ -358,15 +411,27 @@ def main() -> None:
     parser.add_argument("--tables", type=int)
     parser.add_argument("--minutes", type=float)
     parser.add_argument("--source", type=Path, default=ROOT, help="the checkout to serve (default: this one)")
+    parser.add_argument("--bot-delay", default="0.05-0.15", help="TABULA_BOT_DELAY of the server (default 0.05-0.15)")
+    parser.add_argument("--games", help="the games played, comma-separated slugs (default: the three games; "
+                        "bench_cards is a short benchmark game)")
+    parser.add_argument("--spectator-delay", type=int, default=0, metavar="VERSIONS",
+                        help="every other table shows its spectators the game this many versions behind")
+    parser.add_argument("--memory", action="store_true", help="write who holds the server's memory")
+    parser.add_argument("--tracemalloc", type=int, default=0, metavar="FRAMES",
+                        help="--memory, and trace allocations from warm-up on (slow)")
     args = parser.parse_args()
+    kinds = KINDS
+    if args.games:
+        players = {slug: counts for slug, counts in [*KINDS, ("bench_cards", (2,))]}
+        kinds = [(slug, players[slug]) for slug in args.games.split(",")]
     tables = args.tables or (20 if args.short else 200)
     minutes = args.minutes or (1.0 if args.short else 10.0)
     workdir = Path(tempfile.mkdtemp(prefix="tabula-soak-"))
     print(f"{tables} tables, {minutes} min, serving {args.source.resolve()}; logs in {workdir}", flush=True)
-    server = Server(args.source.resolve(), workdir)
+    server = Server(args.source.resolve(), workdir, args.bot_delay, args.memory, args.tracemalloc)
     try:
         server.wait_ready()
-        asyncio.run(soak(server, tables, 60 * minutes))
+        asyncio.run(soak(server, tables, 60 * minutes, kinds, args.spectator_delay))
         asyncio.run(group_stop(args.source.resolve(), workdir))
     finally:
         if server.proc.poll() is None:

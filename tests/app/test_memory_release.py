@@ -1,0 +1,125 @@
+"""A real server releases what it keeps of a table once the game is over and nobody watches it (issue #23):
+many short games played to the end by bots, each seat's page socket and a spectator's open while it is
+played (half the tables delaying their spectators), one game replayed; then every per-table cache of the
+process, as /metrics shows it (tabula_held) and as a look through the server's objects finds it, holds no
+finished table. Both databases."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+
+from app.config import Settings
+from tests.conftest import BACKENDS, fresh_database_url
+
+from .client import Table, bearer, create_full
+from .conftest import ThreadServer, free_port
+
+TABLES = 6  # at once, 60 moves each
+PER_TABLE = {"snapshots", "spectator_snapshots", "table_locks", "bot_tasks", "bot_dirty", "bot_seeds", "bot_idle",
+             "channels", "presence_counts", "presence_hidden", "presence_dirty"}
+HELD = re.compile(r'^tabula_held\{cache="([a-z_]+)"\} ([0-9.e+]+)$', re.M)
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def server(request, postgres_server, tmp_path_factory) -> Iterator[tuple[str, Any]]:
+    url = fresh_database_url(request.param, postgres_server, tmp_path_factory.mktemp("memory"), "memory")
+    settings = Settings(database_url=url, benchmark=True, metrics=True, heartbeat=1.0, bot_delay=(0.0, 0.0),
+                        bot_workers=0, takeover_level="novice", bot_sweep=0.5)
+    thread = ThreadServer(settings, free_port())
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{thread.server.config.port}", thread.server.config.app
+    finally:
+        thread.stop()
+
+
+async def held(http: httpx.AsyncClient) -> dict[str, float]:
+    r = await http.get("/metrics")
+    assert r.status_code == 200
+    return {cache: float(n) for cache, n in HELD.findall(r.text)}
+
+
+async def play(http: httpx.AsyncClient, base: str, n: int) -> Table:
+    """One table: every seat joined, its page socket and a spectator's open, the players leave their seats to
+    bots that play to the end, and the sockets close."""
+    table = await create_full(http, spectator_delay=2 * (n % 2))
+    ws = base.replace("http://", "ws://") + f"/ws/tables/{table.id}/html"
+    sockets = [await websockets.connect(f"{ws}?spectate={table.spectate}")]
+    sockets += [await websockets.connect(ws, additional_headers={"Cookie": f"tabula_seat_{table.id}={token}"})
+                for token in table.tokens]
+    try:
+        for token in table.tokens:
+            assert (await http.post(f"/api/tables/{table.id}/seat/leave", headers=bearer(token))).status_code == 200
+        for _ in range(600):
+            if (await http.get(f"/api/tables/{table.id}")).json()["status"] == "finished":
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError(f"table {table.id} did not finish")
+        await asyncio.sleep(0.2)  # the spectator, two versions behind, sees the end too
+    finally:
+        for sock in sockets:
+            await sock.close()
+    return table
+
+
+def ids_in(obj: Any, depth: int = 3, seen: set[int] | None = None) -> set[str]:
+    """Every string kept as a key or item of the containers an object holds, and of the objects it holds
+    (the server's own and its libraries': a cache hides nowhere)."""
+    seen = set() if seen is None else seen
+    if id(obj) in seen or depth < 0:
+        return set()
+    seen.add(id(obj))
+    found: set[str] = set()
+    if isinstance(obj, Mapping) or hasattr(obj, "items") and hasattr(obj, "keys"):  # weak dicts, counters...
+        items = list(obj.items())
+        found |= {k for k, _ in items if isinstance(k, str)}
+        values = [v for _, v in items]
+    elif isinstance(obj, (set, frozenset, list, tuple)):
+        found |= {v for v in obj if isinstance(v, str)}
+        values = list(obj)
+    elif hasattr(obj, "__dict__") and type(obj).__module__.split(".")[0] in ("app", "limits"):
+        values = list(vars(obj).values())
+    else:
+        return found
+    for value in values:
+        if not isinstance(value, (str, bytes, int, float, type(None))):
+            found |= ids_in(value, depth - 1, seen)
+    return found
+
+
+async def test_finished_unwatched_tables_leave_nothing_in_the_server_caches(server):
+    base, app = server
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        playing = [asyncio.ensure_future(play(http, base, n)) for n in range(TABLES)]
+        while not (await held(http)).get("channels"):  # while games are played, the caches hold them
+            await asyncio.sleep(0.05)
+        during = await held(http)
+        assert during["snapshots"] >= 1 and during["channels"] >= 1, during
+        played = await asyncio.gather(*playing)
+        r = await http.get(f"/api/tables/{played[0].id}/replay", params={"spectate": played[0].spectate})
+        assert r.status_code == 200, r.text
+
+        # Bot tasks end and presence is written a moment after the last socket closed.
+        for _ in range(100):
+            now = await held(http)
+            if not any(now[cache] for cache in PER_TABLE):
+                break
+            await asyncio.sleep(0.05)
+        assert set(now) >= PER_TABLE | {"replays", "replay_steps"}
+        assert {cache: n for cache, n in now.items() if cache in PER_TABLE and n} == {}, \
+            "a finished table nobody watches is still held"
+        assert now["replays"] == 1  # the replay viewed is kept, within its bound
+
+        finished = {t.id for t in played}
+        parts = {name: getattr(app.state, name) for name in ("service", "hub", "bots", "replays", "limits", "chat",
+                                                            "timer", "cleanup")}
+        holding = {name: sorted(finished & ids_in(part)) for name, part in parts.items()}
+        assert {name: ids for name, ids in holding.items() if ids} == {"replays": [played[0].id]}
