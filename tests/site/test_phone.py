@@ -6,7 +6,9 @@ ones), never by clicking. Each page is then opened at 360×740 and 390×844, in 
 measured once: horizontal overflow, the status banner after scrolling to the bottom, the size of every
 visible control, and axe-core's WCAG 2.2 AA rules (axe is vendored in tests/vendor, pinned, and injected by
 the test; it is never served to players). The tests below check those measures; a screenshot of each page at
-390×844 goes to a temporary directory (printed, and kept in the `phone_screens` file of tests/artifacts).
+390×844 (the screen, and the whole page) goes to a temporary directory (printed, and kept in the
+`phone_screens` file of tests/artifacts). The keyboard test plays a move of each game by Tab, Space and Enter
+and listens to what the page gives a screen reader to say.
 """
 
 from __future__ import annotations
@@ -31,10 +33,16 @@ GAMES = [("cesar_cleopatre", 2), ("ave_cesar", 3), ("alea_iacta_est", 3)]
 MOVES = 6  # the player's own moves before the page is measured: a board with cards, bids and dice on it
 TARGET = 44  # px: the smallest control a thumb hits reliably (WCAG 2.5.5, AAA; the issue asks for it)
 
-# What a page shows of itself, after scrolling to its bottom: the page's size, what sticks out on the right,
-# where the status banner is, and the controls smaller than TARGET. A link inside a sentence is exempt (as in
-# WCAG 2.5.8): making it 44 px tall would break the line it sits in.
-MEASURE_JS = """async (target) => {
+# The player's own part of a table page: César & Cléopâtre's hand, Ave César's screen and money, Alea Iacta
+# Est's dice.
+OWN = ".cc-bottom.mine, #ac-me, #al-roll"
+
+# What a page shows of itself: its size, what sticks out on the right, what scrolls sideways inside it (the
+# board squeezed into a scroller is no better than a page that scrolls), whether the status banner and the
+# player's own part are in the screen at the top, the middle and the bottom of the page, and the controls
+# smaller than TARGET. A link inside a sentence is exempt (as in WCAG 2.5.8): making it 44 px tall would break
+# the line it sits in.
+MEASURE_JS = """async ([target, own]) => {
   const se = document.scrollingElement;
   const visible = (el) => {
     const r = el.getBoundingClientRect();
@@ -49,6 +57,14 @@ MEASURE_JS = """async (target) => {
     const r = el.getBoundingClientRect();
     if (r.right > innerWidth + 0.5 && visible(el) && !wide.some((w) => w.el.contains(el))) {
       wide.push({el: el, right: Math.round(r.right)});
+    }
+  }
+  const scrollers = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    const overflowX = getComputedStyle(el).overflowX;
+    if (['auto', 'scroll'].includes(overflowX) && el.scrollWidth > el.clientWidth + 1 && visible(el)
+        && !['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName)) {
+      scrollers.push(describe(el) + ' ' + el.scrollWidth + '>' + el.clientWidth);
     }
   }
   const inSentence = (el) => el.tagName === 'A' && !el.classList.contains('btn') && (() => {
@@ -68,18 +84,26 @@ MEASURE_JS = """async (target) => {
       small.push(describe(el) + ' ' + Math.round(box.width) + 'x' + Math.round(box.height));
     }
   }
-  window.scrollTo(0, se.scrollHeight);
-  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
-  const status = document.getElementById('tb-status');
-  let banner = null;
-  if (status) {
-    const r = status.getBoundingClientRect();
-    banner = {top: Math.round(r.top), bottom: Math.round(r.bottom), inView: r.top >= 0 && r.bottom <= innerHeight
-              && r.height > 0};
+  // Where an element is on the screen at each scroll position (null: the page has none).
+  const where = {banner: document.getElementById('tb-status'), own: document.querySelector(own)};
+  const seen = {banner: null, own: null};
+  for (const [at, y] of [['top', 0], ['middle', (se.scrollHeight - innerHeight) / 2], ['bottom', se.scrollHeight]]) {
+    window.scrollTo(0, y);
+    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    for (const [name, el] of Object.entries(where)) {
+      if (!el) continue;
+      const r = el.getBoundingClientRect();
+      seen[name] = seen[name] || {inView: true, out: []};
+      if (!(r.top >= -0.5 && r.bottom <= innerHeight + 0.5 && r.height > 0)) {
+        seen[name].inView = false;
+        seen[name].out.push(at + ': ' + Math.round(r.top) + '..' + Math.round(r.bottom));
+      }
+    }
   }
   window.scrollTo(0, 0);
-  return {width: se.scrollWidth, inner: innerWidth, height: se.scrollHeight, banner: banner,
-          wide: wide.slice(0, 8).map((w) => describe(w.el) + ' right=' + w.right), small: small};
+  return {width: se.scrollWidth, inner: innerWidth, height: se.scrollHeight, banner: seen.banner, own: seen.own,
+          wide: wide.slice(0, 8).map((w) => describe(w.el) + ' right=' + w.right), scrollers: scrollers,
+          small: small};
 }"""
 
 AXE_JS = """async (tags) => {
@@ -199,17 +223,19 @@ def measures(pages, phone_site: SiteServer, browser) -> dict[tuple[str, str, tup
                     page.goto(phone_site.base + path)
                     page.wait_for_load_state("load")
                     page.wait_for_timeout(150)  # the socket's first message, when the page has one
-                    measured = page.evaluate(MEASURE_JS, TARGET)
+                    measured = page.evaluate(MEASURE_JS, [TARGET, OWN])
                     page.evaluate(axe)
                     measured["axe"] = page.evaluate(AXE_JS, AXE_TAGS)
                     found[(name, lang, size)] = measured
-                    if size == (390, 844):
-                        page.screenshot(path=str(shots / f"{name}-{lang}-390x844.png"), full_page=True)
+                    if size == (390, 844):  # the screen as a phone shows it, and the whole page
+                        page.screenshot(path=str(shots / f"{name}-{lang}-390x844.png"))
+                        page.screenshot(path=str(shots / f"{name}-{lang}-390x844-full.png"), full_page=True)
             finally:
                 context.close()
     ARTIFACTS.mkdir(exist_ok=True)
     summary = {f"{name} {lang} {w}x{h}": {"height": m["height"], "overflow": m["width"] - m["inner"],
-                                          "banner": m["banner"], "small": len(m["small"]), "axe": len(m["axe"])}
+                                          "scrollers": m["scrollers"], "banner": m["banner"], "own": m["own"],
+                                          "small": len(m["small"]), "axe": len(m["axe"])}
                for (name, lang, (w, h)), m in found.items()}
     (ARTIFACTS / "phone_measures.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
     (ARTIFACTS / "phone_screens").write_text(str(shots) + "\n", encoding="utf-8")
@@ -233,10 +259,25 @@ def test_no_page_scrolls_sideways_on_a_phone(measures):
     assert not bad, "\n".join(bad)
 
 
-def test_status_banner_stays_in_view_at_the_bottom_of_the_page(measures):
-    bad = failures(measures, lambda m: m["banner"] is not None and not m["banner"]["inView"] and m["banner"])
+def test_nothing_inside_a_page_scrolls_sideways_on_a_phone(measures):
+    bad = failures(measures, lambda m: m["scrollers"])
     assert not bad, "\n".join(bad)
-    assert any(m["banner"] for m in measures.values()), "no page measured had a status banner"
+
+
+def test_status_banner_stays_in_view_from_the_top_to_the_bottom_of_the_page(measures):
+    bad = failures(measures, lambda m: m["banner"] is not None and not m["banner"]["inView"] and m["banner"]["out"])
+    assert not bad, "\n".join(bad)
+    assert sum(m["banner"] is not None for m in measures.values()) >= 7 * len(VIEWPORTS) * len(LOCALES), \
+        "the waiting room, the table pages and the end screens have a status banner"
+
+
+def test_own_hand_dice_or_money_stay_in_view_from_the_top_to_the_bottom_of_the_page(measures):
+    playing = {key: m for key, m in measures.items() if key[0].startswith(("table-", "end-"))}  # not the replay
+    bad = failures(playing, lambda m: m["own"] is not None and not m["own"]["inView"] and m["own"]["out"])
+    assert not bad, "\n".join(bad)
+    for slug, _ in GAMES:
+        assert all(m["own"] is not None for (name, _, _), m in measures.items() if name == f"table-{slug}"), \
+            f"{slug}: the player's own part is not found ({OWN})"
 
 
 def test_every_control_is_at_least_44_px_on_a_phone(measures):
@@ -247,3 +288,93 @@ def test_every_control_is_at_least_44_px_on_a_phone(measures):
 def test_axe_finds_no_wcag22_aa_violation(measures):
     bad = failures(measures, lambda m: m["axe"])
     assert not bad, "\n".join(bad)
+
+
+# ------------------------------------------------------------------------------------------ the keyboard
+
+FOCUSED_JS = """() => {
+  const el = document.activeElement;
+  if (!el || el === document.body) return null;
+  const form = el.closest('form.act');
+  const style = getComputedStyle(el);
+  return {what: el.outerHTML.slice(0, 120), pick: el.matches('button.pick'), pressed: el.getAttribute('aria-pressed'),
+          shown: document.querySelectorAll('form.act.needs-pick.shown').length,
+          act: !!form && el.matches('button[type=submit]'), confirm: !!(form && form.dataset.confirm),
+          outline: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2};
+}"""
+
+HEARD_JS = """() => ({
+  said: Array.from(document.querySelectorAll('#tb-say > p')).map((p) => p.textContent),
+  lines: Object.fromEntries(Array.from(document.querySelectorAll('#tb-log-lines > li[id]'))
+    .map((li) => [li.id, li.textContent.replace(/\\s+/g, ' ').trim()])),
+  status: document.querySelector('#tb-status .status-text').textContent.replace(/\\s+/g, ' ').trim(),
+  same: window.__say === document.getElementById('tb-say'),
+  version: Number(document.getElementById('tb-version').dataset.version)})"""
+
+
+@pytest.mark.parametrize("slug,players", GAMES)
+def test_keyboard_plays_a_move_and_a_screen_reader_hears_each_new_line_and_the_turn_once(
+        phone_site: SiteServer, browser, slug, players):
+    site = phone_site
+    created = site.http.post("/api/tables", json={"game": slug, "players": players,
+                                                  "bots": {str(s): "novice" for s in range(1, players)}}).json()
+    token = join(site, created, "Livia")
+    version, _ = wait_for_turn(site, created["id"], token)
+    context = browser.new_context(locale="en-GB", viewport={"width": 390, "height": 844}, is_mobile=True,
+                                  has_touch=True)
+    try:
+        context.add_cookies([{"name": f"tabula_seat_{created['id']}", "value": token, "url": site.base}])
+        page = context.new_page()
+        page.goto(f"{site.base}/t/{created['id']}")
+        page.wait_for_function("v => Number(document.getElementById('tb-version').dataset.version) >= v",
+                               arg=version)
+        page.wait_for_timeout(300)  # the socket's first message
+        page.evaluate("() => { window.__say = document.getElementById('tb-say'); }")
+        before = page.evaluate(HEARD_JS)
+        assert before["said"] == [], "what the page showed when it loaded is not said again"
+
+        # Tab from the top of the page to the first of the game's controls that plays a move; cards or dice met
+        # on the way are selected with Space until some of their controls show. Every stop shows the focus.
+        for _ in range(150):
+            page.keyboard.press("Tab")
+            focused = page.evaluate(FOCUSED_JS)
+            if focused is None:
+                continue
+            assert focused["outline"], f"no visible focus on {focused['what']}"
+            if focused["pick"] and focused["pressed"] == "false" and not focused["shown"]:
+                page.keyboard.press("Space")
+                assert page.evaluate("() => document.activeElement.getAttribute('aria-pressed')") == "true"
+            elif focused["act"] and not focused["confirm"]:
+                break
+        else:
+            raise AssertionError(f"{slug}: Tab never reached a control that plays a move")
+        page.keyboard.press("Enter")
+        page.wait_for_function("v => Number(document.getElementById('tb-version').dataset.version) > v",
+                               arg=version)
+
+        # A few more moves (by the API) and the bots' answers; once the game waits for the player again, the
+        # page has said each new line once, and the banner's words, from the element that stayed.
+        _, seen = wait_for_turn(site, created["id"], token)
+        logged = len(seen["game"]["log"])
+        rng = random.Random(slug)
+        for _ in range(20):  # until the bots have answered with lines of their own
+            play_a_while(site, created["id"], token, 1, rng)
+            version, seen = wait_for_turn(site, created["id"], token)
+            if len(seen["game"]["log"]) >= logged + 2:
+                break
+        page.wait_for_function("v => Number(document.getElementById('tb-version').dataset.version) >= v",
+                               arg=version)
+        page.wait_for_timeout(200)
+        after = page.evaluate(HEARD_JS)
+        assert after["same"], "#tb-say was replaced: a screen reader would not hear what it says"
+        new_lines = [text for key, text in after["lines"].items() if key not in before["lines"]]
+        said = after["said"]
+        assert new_lines and any(text in said for text in new_lines), (new_lines, said, after["version"], version)
+        assert all(said.count(text) <= new_lines.count(text) for text in new_lines), f"a line said twice: {said}"
+        statuses = [text for text in said if text not in new_lines]
+        if statuses:
+            assert statuses[-1] == after["status"], "the banner's last words were said"
+        else:
+            assert after["status"] == before["status"], "the banner's new words were not said"
+    finally:
+        context.close()
