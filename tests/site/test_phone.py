@@ -162,20 +162,9 @@ def wait_finished(site: SiteServer, table_id: str, timeout: float = 240) -> None
 
 
 @pytest.fixture(scope="module")
-def phone_site(tmp_path_factory):
-    server = SiteServer(tmp_path_factory.mktemp("phone"))
-    server.env.update({"TABULA_BOT_DELAY": "0", "TABULA_TAKEOVER_LEVEL": "novice"})
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture(scope="module")
-def pages(phone_site: SiteServer) -> dict[str, tuple[str, str | None, str | None]]:
+def pages(quick_site: SiteServer) -> dict[str, tuple[str, str | None, str | None]]:
     """Each page to measure: its path, and the table and seat token whose cookie opens it as that player."""
-    site = phone_site
+    site = quick_site
     rng = random.Random(19)
     found: dict[str, tuple[str, str | None, str | None]] = {"home": ("/", None, None)}
     waiting = site.http.post("/api/tables", json={"game": "ave_cesar", "players": 3}).json()
@@ -205,7 +194,7 @@ def pages(phone_site: SiteServer) -> dict[str, tuple[str, str | None, str | None
 
 
 @pytest.fixture(scope="module")
-def measures(pages, phone_site: SiteServer, browser) -> dict[tuple[str, str, tuple[int, int]], dict]:
+def measures(pages, quick_site: SiteServer, browser) -> dict[tuple[str, str, tuple[int, int]], dict]:
     """Every page, in both languages at both sizes, measured once (and axe's violations on it)."""
     shots = Path(tempfile.mkdtemp(prefix="tabula-phone-"))
     axe = AXE.read_text(encoding="utf-8")
@@ -219,8 +208,8 @@ def measures(pages, phone_site: SiteServer, browser) -> dict[tuple[str, str, tup
                 for name, (path, table_id, token) in pages.items():
                     if token is not None:
                         context.add_cookies([{"name": f"tabula_seat_{table_id}", "value": token,
-                                              "url": phone_site.base}])
-                    page.goto(phone_site.base + path)
+                                              "url": quick_site.base}])
+                    page.goto(quick_site.base + path)
                     page.wait_for_load_state("load")
                     page.wait_for_timeout(150)  # the socket's first message, when the page has one
                     measured = page.evaluate(MEASURE_JS, [TARGET, OWN])
@@ -314,8 +303,8 @@ HEARD_JS = """() => ({
 
 @pytest.mark.parametrize("slug,players", GAMES)
 def test_keyboard_plays_a_move_and_a_screen_reader_hears_each_new_line_and_the_turn_once(
-        phone_site: SiteServer, browser, slug, players):
-    site = phone_site
+        quick_site: SiteServer, browser, slug, players):
+    site = quick_site
     created = site.http.post("/api/tables", json={"game": slug, "players": players,
                                                   "bots": {str(s): "novice" for s in range(1, players)}}).json()
     token = join(site, created, "Livia")
