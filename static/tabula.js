@@ -336,12 +336,44 @@
     }
   });
 
+  // ------------------------------------------------------------------ the focus across a swap
+  // A swap replaces the focused control with a copy: a keyboard player would be sent back to the top of the
+  // page after each move. The same control (same id, or same action) takes the focus again; when it is gone
+  // (the move is made), the status banner takes it, so that the next Tab goes on from the top of the table.
+  let focusBefore = null; // [element, how to find it again]
+
+  function focusKey(el) {
+    if (!el || !el.closest || !el.closest("#tb")) return null;
+    if (el.id && el.id.indexOf("pk-") !== 0) return "#" + CSS.escape(el.id);
+    if (el.matches("button.pick")) return '[data-pick="' + CSS.escape(el.dataset.pick) + '"]';
+    if (el.matches("form.act button[name=action]")) return 'form.act button[name=action][value="' + CSS.escape(el.value) + '"]';
+    if (el.matches("form.act select[name=action]")) return null;  // its form's actions change with the move
+    return null;
+  }
+
+  document.addEventListener("htmx:wsBeforeMessage", () => {
+    const el = document.activeElement;
+    focusBefore = el && el !== document.body ? [el, focusKey(el)] : null;
+  });
+
+  function restoreFocus() {
+    if (!focusBefore) return;
+    const [el, key] = focusBefore;
+    focusBefore = null;
+    if (document.body.contains(el)) return; // it was not replaced
+    const again = key ? document.querySelector(key) : null;
+    const status = document.getElementById("tb-status");
+    if (again && again.offsetParent !== null) again.focus({preventScroll: true});
+    else if (status) status.focus({preventScroll: true});
+  }
+
   document.addEventListener("htmx:wsAfterMessage", (event) => {
     const message = event.detail.message || "";
     if (message.indexOf('id="tb-ping"') >= 0) {
       event.detail.socketWrapper.send('{"type":"pong"}');
     }
     afterUpdate();
+    restoreFocus();
   });
   document.addEventListener("htmx:afterSwap", afterUpdate);
   document.addEventListener("htmx:oobAfterSwap", () => {});

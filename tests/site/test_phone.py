@@ -302,7 +302,7 @@ HEARD_JS = """() => ({
 
 
 @pytest.mark.parametrize("slug,players", GAMES)
-def test_keyboard_plays_a_move_and_a_screen_reader_hears_each_new_line_and_the_turn_once(
+def test_keyboard_plays_a_move_keeps_the_focus_and_a_screen_reader_hears_each_new_line_and_the_turn_once(
         quick_site: SiteServer, browser, slug, players):
     site = quick_site
     created = site.http.post("/api/tables", json={"game": slug, "players": players,
@@ -340,6 +340,9 @@ def test_keyboard_plays_a_move_and_a_screen_reader_hears_each_new_line_and_the_t
         page.keyboard.press("Enter")
         page.wait_for_function("v => Number(document.getElementById('tb-version').dataset.version) > v",
                                arg=version)
+        page.wait_for_timeout(200)
+        # The swap that shows the move keeps the keyboard where it was, not back at the top of the page.
+        assert page.evaluate("() => !!document.activeElement.closest('#tb')"), "the focus went back to the page"
 
         # A few more moves (by the API) and the bots' answers; once the game waits for the player again, the
         # page has said each new line once, and the banner's words, from the element that stayed.
