@@ -257,6 +257,44 @@
   }
   setInterval(tick, 1000);
 
+  // ----------------------------------------------------------------- what a screen reader hears
+  // The socket replaces the banner and the log by id, and a screen reader does not read an element that
+  // replaces another: the new log lines and the banner's new words are copied into #tb-say (which stays),
+  // once each, oldest first. What the page showed when it loaded is not repeated (the reader reads the page).
+  let heardLine = null; // the number of the newest log line said (or shown at load)
+  let heardStatus = null;
+  const SAY_AT_ONCE = 6; // after a long gap (a socket that came back), only the newest lines
+
+  function say(texts) {
+    const out = document.getElementById("tb-say");
+    if (!out || !texts.length) return;
+    texts.forEach((text) => {
+      const line = document.createElement("p");
+      line.textContent = text;
+      out.appendChild(line);
+    });
+    while (out.children.length > 20) out.removeChild(out.firstChild);
+  }
+
+  function announce() {
+    const lines = Array.from(document.querySelectorAll("#tb-log-lines > li[id^='tb-log-']"))
+      .map((li) => [Number(li.id.slice("tb-log-".length)), li.textContent.replace(/\s+/g, " ").trim()])
+      .filter((line) => !isNaN(line[0]))
+      .sort((a, b) => a[0] - b[0]);
+    const newest = lines.length ? lines[lines.length - 1][0] : 0;
+    const status = document.querySelector("#tb-status .status-text");
+    const words = status ? status.textContent.replace(/\s+/g, " ").trim() : "";
+    const texts = [];
+    if (heardLine !== null) {
+      texts.push(...lines.filter((line) => line[0] > heardLine).slice(-SAY_AT_ONCE).map((line) => line[1]));
+    }
+    if (heardStatus !== null && words && words !== heardStatus) texts.push(words);
+    if (lines.length) heardLine = Math.max(heardLine || 0, newest);
+    else if (heardLine === null) heardLine = 0;
+    if (words) heardStatus = words;
+    say(texts);
+  }
+
   function afterUpdate() {
     const v = document.getElementById("tb-version");
     if (v) {
@@ -268,6 +306,7 @@
     showAlertSettings(); // the panel may have been drawn again (the game started)
     tick();
     applyPicks();
+    announce();
   }
 
   document.addEventListener("htmx:configRequest", (event) => {
@@ -297,12 +336,44 @@
     }
   });
 
+  // ------------------------------------------------------------------ the focus across a swap
+  // A swap replaces the focused control with a copy: a keyboard player would be sent back to the top of the
+  // page after each move. The same control (same id, or same action) takes the focus again; when it is gone
+  // (the move is made), the status banner takes it, so that the next Tab goes on from the top of the table.
+  let focusBefore = null; // [element, how to find it again]
+
+  function focusKey(el) {
+    if (!el || !el.closest || !el.closest("#tb")) return null;
+    if (el.id && el.id.indexOf("pk-") !== 0) return "#" + CSS.escape(el.id);
+    if (el.matches("button.pick")) return '[data-pick="' + CSS.escape(el.dataset.pick) + '"]';
+    if (el.matches("form.act button[name=action]")) return 'form.act button[name=action][value="' + CSS.escape(el.value) + '"]';
+    if (el.matches("form.act select[name=action]")) return null;  // its form's actions change with the move
+    return null;
+  }
+
+  document.addEventListener("htmx:wsBeforeMessage", () => {
+    const el = document.activeElement;
+    focusBefore = el && el !== document.body ? [el, focusKey(el)] : null;
+  });
+
+  function restoreFocus() {
+    if (!focusBefore) return;
+    const [el, key] = focusBefore;
+    focusBefore = null;
+    if (document.body.contains(el)) return; // it was not replaced
+    const again = key ? document.querySelector(key) : null;
+    const status = document.getElementById("tb-status");
+    if (again && again.offsetParent !== null) again.focus({preventScroll: true});
+    else if (status) status.focus({preventScroll: true});
+  }
+
   document.addEventListener("htmx:wsAfterMessage", (event) => {
     const message = event.detail.message || "";
     if (message.indexOf('id="tb-ping"') >= 0) {
       event.detail.socketWrapper.send('{"type":"pong"}');
     }
     afterUpdate();
+    restoreFocus();
   });
   document.addEventListener("htmx:afterSwap", afterUpdate);
   document.addEventListener("htmx:oobAfterSwap", () => {});

@@ -55,6 +55,18 @@ def site(tmp_path_factory) -> Iterator[SiteServer]:
 
 
 @pytest.fixture(scope="module")
+def quick_site(tmp_path_factory) -> Iterator[SiteServer]:
+    """A server whose bots act at once (the players' seats are taken over by novice bots), one per module."""
+    server = SiteServer(tmp_path_factory.mktemp("quick"))
+    server.env.update({"TABULA_BOT_DELAY": "0", "TABULA_TAKEOVER_LEVEL": "novice"})
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
 def browser():
     """Chromium for one test module: Playwright's sync API runs an event loop of its own in this thread,
     so it is closed before the asyncio tests of the other modules."""

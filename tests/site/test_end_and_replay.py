@@ -28,18 +28,6 @@ BOARD_JS = "() => document.querySelector('.tb-main > div').outerHTML"
 STEP_JS = "() => Number(document.getElementById('rp-nav').dataset.step)"
 
 
-@pytest.fixture(scope="module")
-def quick_site(tmp_path_factory):
-    """A server whose bots act at once (the players' seats are taken over by novice bots)."""
-    server = SiteServer(tmp_path_factory.mktemp("end"))
-    server.env.update({"TABULA_BOT_DELAY": "0", "TABULA_TAKEOVER_LEVEL": "novice"})
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
 def board(page) -> str:
     return parse_dom(page.evaluate(BOARD_JS)).normal()
 

@@ -14,6 +14,17 @@ from . import Presenter
 al_cards = ALL_GAMES["alea_iacta_est"].components  # the game's cards and their names, as data
 
 
+def ink(css: str) -> str:
+    """The colour of words on a tile of colour `css` ("#rrggbb"): white where it contrasts enough (WCAG AA,
+    4.5:1), else a dark brown (the yellow and orange provinces)."""
+    def channel(c: int) -> float:
+        c /= 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(int(css[i:i + 2], 16)) for i in (1, 3, 5))
+    luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    return "#fff" if 1.05 / (luminance + 0.05) >= 4.5 else "#1d140c"
+
+
 class AleaPresenter(Presenter):
     slug = "alea_iacta_est"
     board_template = "games/alea_iacta_est/board.html"
@@ -54,7 +65,7 @@ class AleaPresenter(Presenter):
     def province_info(pid: str) -> dict[str, Any]:
         colour, value = al_cards.PROVINCE_INFO[pid]
         css = "#8f8f8f" if colour is None else next(c["css"] for c in al_cards.COLOURS if c["key"] == colour)
-        return {"colour": colour, "value": value, "roman": al_cards.ROMAN[value], "css": css,
+        return {"colour": colour, "value": value, "roman": al_cards.ROMAN[value], "css": css, "ink": ink(css),
                 "name": "Joker" if colour is None else al_cards.COLOUR_NAMES[colour]}
 
     @staticmethod
@@ -62,7 +73,7 @@ class AleaPresenter(Presenter):
         colour, gender, value = al_cards.PATRICIAN_INFO[pid]
         css = next(c["css"] for c in al_cards.COLOURS if c["key"] == colour)
         return {"colour": colour, "gender": gender, "value": value, "roman": al_cards.ROMAN[value], "css": css,
-                "name": al_cards.COLOUR_NAMES[colour], "sign": "♂" if gender == "m" else "♀"}
+                "ink": ink(css), "name": al_cards.COLOUR_NAMES[colour], "sign": "♂" if gender == "m" else "♀"}
 
     @staticmethod
     def senate_text(card: str, tr) -> str:
