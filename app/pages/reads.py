@@ -31,8 +31,7 @@ class Tracked(dict):
         self._part = part
 
     def _read(self, key: Any) -> None:
-        for reads in _recording:
-            reads.add((self._part, key))
+        note(self._part, key)
 
     def __getitem__(self, key):
         self._read(key)
@@ -65,6 +64,24 @@ class Tracked(dict):
     def copy(self):
         self._read(ALL)
         return dict(dict.items(self))
+
+
+def note(part: str, key: Any) -> None:
+    """Records a read of `key` in the part `part` in every recording under way."""
+    for reads in _recording:
+        reads.add((part, key))
+
+
+class SeatIs:
+    """The part "me" of a page: for each seat, whether it is the reader's (`render.is_me` reads it)."""
+
+    __slots__ = ("me",)
+
+    def __init__(self, me: int | None):
+        self.me = me
+
+    def get(self, seat: Any, default: Any = None) -> bool:
+        return self.me is not None and seat == self.me
 
 
 @contextmanager
@@ -127,8 +144,7 @@ class Shown:
         self.value = value
 
     def __str__(self) -> str:
-        for reads in _recording:
-            reads.add(("ctx", self.name))
+        note("ctx", self.name)
         return str(self.value)
 
     __html__ = __str__
