@@ -3,12 +3,16 @@ SIGKILL, a restart, two servers on one database) and for the site tests that dri
 
 from __future__ import annotations
 
+import ctypes
 import os
+import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
+from typing import Callable
 
 import httpx
 
@@ -19,6 +23,26 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def ends_with_parent() -> Callable[[], None] | None:
+    """A `preexec_fn` that makes the child receive SIGTERM when the process starting it dies, even by SIGKILL
+    (when no fixture's teardown runs): Linux's parent-death signal. Linux ties it to the *thread* that started
+    the child, so only children of the main thread get it; one started from a worker thread would be stopped
+    when that thread ends."""
+    if not sys.platform.startswith("linux") or threading.current_thread() is not threading.main_thread():
+        return None
+    prctl = ctypes.CDLL(None, use_errno=True).prctl
+    parent = os.getpid()
+
+    def preexec() -> None:
+        prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+        if os.getppid() != parent:  # the parent died before the signal was asked for
+            os.kill(os.getpid(), signal.SIGTERM)
+    return preexec
 
 
 class ServerProcess:
@@ -50,7 +74,7 @@ class ServerProcess:
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", self.module, "serve", "--port", str(self.port), "--log-level", self.log_level],
-                cwd=self.workdir, env=env, stdout=log, stderr=subprocess.STDOUT)
+                cwd=self.workdir, env=env, stdout=log, stderr=subprocess.STDOUT, preexec_fn=ends_with_parent())
         return self
 
     def wait_ready(self, timeout: float = 40) -> "ServerProcess":

@@ -31,16 +31,20 @@ class Tracked(dict):
         self._part = part
 
     def _read(self, key: Any) -> None:
-        for reads in _recording:
-            reads.add((self._part, key))
+        note(self._part, key)
 
     def __getitem__(self, key):
+        value = dict.__getitem__(self, key)
+        if type(value) is list:  # its reads are recorded by index, or whole (TrackedList)
+            return TrackedList(self._part, key, value)
         self._read(key)
-        return dict.__getitem__(self, key)
+        return value
 
     def get(self, key, default=None):
+        if dict.__contains__(self, key):
+            return self[key]
         self._read(key)
-        return dict.get(self, key, default)
+        return default
 
     def __contains__(self, key):
         self._read(key)
@@ -67,6 +71,78 @@ class Tracked(dict):
         return dict(dict.items(self))
 
 
+class TrackedList:
+    """A list of a view's part (`Tracked`) that records `part[key][i]` as a read of the item alone, and any
+    other use (its length, iterating it, comparing it...) as a read of the whole list: a player's panel that
+    shows `g.unplaced[seat]` is not rendered again when another seat's count changes. Not a list subclass, so
+    that no C fast path (str.join, list(), json) can read it unrecorded: what it does not offer fails loudly."""
+
+    __slots__ = ("_part", "_key", "_items")
+
+    def __init__(self, part: str, key: Any, items: list[Any]):
+        self._part, self._key, self._items = part, key, items
+
+    def _whole(self) -> list[Any]:
+        note(self._part, self._key)
+        return self._items
+
+    def __getitem__(self, index):
+        if type(index) is int:
+            note(self._part, (self._key, index))
+            return self._items[index]
+        return self._whole()[index]
+
+    def __len__(self) -> int:
+        return len(self._whole())
+
+    def __iter__(self):
+        return iter(self._whole())
+
+    def __reversed__(self):
+        return reversed(self._whole())
+
+    def __contains__(self, item) -> bool:
+        return item in self._whole()
+
+    def __eq__(self, other) -> bool:
+        return self._whole() == (other._whole() if isinstance(other, TrackedList) else other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __add__(self, other) -> list[Any]:
+        return self._whole() + list(other)
+
+    def __radd__(self, other) -> list[Any]:
+        return list(other) + self._whole()
+
+    def index(self, *args) -> int:
+        return self._whole().index(*args)
+
+    def count(self, item) -> int:
+        return self._whole().count(item)
+
+    def __repr__(self) -> str:
+        return repr(self._whole())
+
+
+def note(part: str, key: Any) -> None:
+    """Records a read of `key` in the part `part` in every recording under way."""
+    for reads in _recording:
+        reads.add((part, key))
+
+
+class SeatIs:
+    """The part "me" of a page: for each seat, whether it is the reader's (`render.is_me` reads it)."""
+
+    __slots__ = ("me",)
+
+    def __init__(self, me: int | None):
+        self.me = me
+
+    def get(self, seat: Any, default: Any = None) -> bool:
+        return self.me is not None and seat == self.me
+
+
 @contextmanager
 def recording() -> Iterator[set[tuple[str, str]]]:
     reads: set[tuple[str, str]] = set()
@@ -80,7 +156,6 @@ def recording() -> Iterator[set[tuple[str, str]]]:
 def unchanged(reads: frozenset[tuple[str, str]], old: dict[str, dict[str, Any]], new: dict[str, dict[str, Any]]
               ) -> bool:
     """Whether every read has the same value in `new` as in `old` (parts by name: "g", "t", "ctx")."""
-    missing = object()
     for part, key in reads:
         if key == ALL:
             return False
@@ -89,9 +164,19 @@ def unchanged(reads: frozenset[tuple[str, str]], old: dict[str, dict[str, Any]],
             if a is not b:
                 return False
             continue
-        if a.get(key, missing) != b.get(key, missing):
+        if type(key) is tuple:  # an item of a list (TrackedList)
+            if _item(a.get(key[0], _MISSING), key[1]) != _item(b.get(key[0], _MISSING), key[1]):
+                return False
+        elif a.get(key, _MISSING) != b.get(key, _MISSING):
             return False
     return True
+
+
+_MISSING = object()
+
+
+def _item(items: Any, index: int) -> Any:
+    return items[index] if type(items) is list and -len(items) <= index < len(items) else _MISSING
 
 
 @cache
@@ -127,8 +212,7 @@ class Shown:
         self.value = value
 
     def __str__(self) -> str:
-        for reads in _recording:
-            reads.add(("ctx", self.name))
+        note("ctx", self.name)
         return str(self.value)
 
     __html__ = __str__

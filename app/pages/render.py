@@ -30,7 +30,7 @@ from games.core import Game
 from ..config import project_root
 from ..i18n import LANG_NAMES, translator
 from .controls import Controls, compact
-from .reads import ALL, Shown, Tracked, names_used, recording, unchanged
+from .reads import ALL, SeatIs, Shown, Tracked, names_used, note, recording, unchanged
 from .presenters import join_names, presenter_for, seat_names
 
 log = logging.getLogger("tabula.pages")
@@ -146,6 +146,7 @@ def context(page: PageState, previous: "Rendered | None" = None, shared: "Shared
     # two seats whose "waiting for" sentence or controls are the same share the regions that show them.
     parts["d"] = {**{name: value for name, (value, _) in derived.items()},
                   "my_turn": my_turn, "tab_title": tab_title, "spectator": me is None}
+    parts["me"] = SeatIs(me)
     return {
         "view": view, "g": gview, "tbl": table, "me": me, "names": names, "lang": page.lang, "tr": tr,
         "P": presenter, "controls": controls, "game": page.game, "presence": page.presence, "connected": connected,
@@ -279,39 +280,53 @@ class _Collector:
 
 
 @pass_context
-def region(ctx: Context, name: str) -> Markup:
+def region(ctx: Context, name: str, **args: Any) -> Markup:
     """A region of the page: rendered in place, or (when the body is rendered for the socket) collected and
-    replaced by its marker; a region whose reads did not change since the previous render is kept as it was."""
+    replaced by its marker; a region whose reads did not change since the previous render is kept as it was.
+    `args`: what the template gets besides the page's context (`seat=n`: one region per seat), part of the
+    region's identity."""
     template = ctx.environment.get_template(name)
+    values = {**ctx.get_all(), **args} if args else ctx.get_all()
     collector: _Collector | None = ctx.get("_regions")
     if collector is None:
-        return Markup(template.render(ctx.get_all()))
+        return Markup(template.render(values))
     if collector.depth:  # a region inside a region is part of it, which cannot know what the inner one reads
-        with recording() as reads:
-            reads.add(("g", ALL))
-        return Markup(template.render(ctx.get_all()))
-    source = collector.kept(name)
+        note("g", ALL)
+        return Markup(template.render(values))
+    key = name + "".join(f" {arg}={value!r}" for arg, value in sorted(args.items()))
+    source = collector.kept(key)
     if source is None:
         collector.depth += 1
         try:
             with recording() as dynamic:
-                html = template.render(ctx.get_all())
+                html = template.render(values)
         finally:
             collector.depth -= 1
         found = _FIRST_ID.match(html)
         if found is None:
-            raise ValueError(f"the region {name} does not start with an element that has an id")
+            raise ValueError(f"the region {key} does not start with an element that has an id")
         source = (found.group(1), html, collector.reads_of(name, dynamic))
-        collector.made(name, source)
+        collector.made(key, source)
     region_id, html, _ = source
     if region_id in collector.html:
         raise ValueError(f"two regions have the id {region_id}")
     collector.html[region_id] = html
-    collector.sources[name] = source
+    collector.sources[key] = source
     return Markup(f"<!--region:{region_id}-->")
 
 
+@pass_context
+def is_me(ctx: Context, seat: int) -> bool:
+    """Whether `seat` is the reader's. A region that asks only this of the reader (never naming `me`) reads
+    only the answer, so it is the same for every reader but that seat: each player's panel is rendered twice
+    per change (for its player, for everyone else) instead of once per reader."""
+    note("me", seat)
+    me = ctx.get("me")
+    return me is not None and seat == me
+
+
 ENV.globals["region"] = region
+ENV.globals["is_me"] = is_me
 
 
 @dataclass(frozen=True)

@@ -127,3 +127,23 @@ def test_sigterm_to_the_group_while_the_bot_worker_starts(server):
     assert not left, f"still running {GRACE} s after SIGTERM: {sorted(left)}"
     log = server.log.read_text()
     assert "died" not in log and "leaked semaphore" not in log and "Traceback" not in log, log
+
+
+def test_a_test_server_ends_when_the_test_process_is_killed(tmp_path):
+    """Processes a test starts end with it: a SIGKILLed test run (no teardown) leaves no server behind."""
+    script = (f"import sys, time; sys.path.insert(0, {str(ROOT)!r})\n"
+              "from pathlib import Path\n"
+              "from tests.processes import ServerProcess\n"
+              f"server = ServerProcess('sqlite:///{tmp_path}/db.sqlite', Path({str(tmp_path)!r})).start()\n"
+              "server.wait_ready()\n"
+              "print(server.proc.pid, flush=True)\n"
+              "time.sleep(600)\n")
+    runner = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        server_pid = int(runner.stdout.readline())
+        family = tree(server_pid)
+        runner.kill()
+        runner.wait(timeout=10)
+        assert not survivors(family), "a server outlived the test process that started it"
+    finally:
+        runner.kill()

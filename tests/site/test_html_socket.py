@@ -84,9 +84,9 @@ async def test_only_the_regions_whose_html_changed_are_sent():
     assert "cc-votes" not in sent  # nothing of theirs changed
     assert 'data-version="6"' in ws.sent[-1]
 
-    # Presence changes only the players and spectators regions; pings have their own element.
+    # Presence changes only the seat that came and the spectators regions; pings have their own element.
     await conn.show_presence({"connected": [0, 1], "spectators": 2}, "", {})
-    assert sorted(top_level_ids(ws.sent[-1])) == ["tb-seats", "tb-spectators"]
+    assert sorted(top_level_ids(ws.sent[-1])) == ["tb-seat-1", "tb-spectators"]
     assert "2 spectator(s)" in ws.sent[-1]
     await conn.ping("")
     assert top_level_ids(ws.sent[-1]) == ["tb-ping"]
@@ -139,7 +139,8 @@ def socket_url(site, table_id: str, since: int | None = None, spectate: str | No
 async def receive(ws, timeout: float = 5.0) -> str:
     while True:
         message = await asyncio.wait_for(ws.recv(), timeout)
-        if 'id="tb-ping"' not in message and 'id="tb-seats"' not in message.split(">", 1)[0]:
+        first = message.split(">", 1)[0]  # presence messages start with a seat of the players' list
+        if 'id="tb-ping"' not in message and 'id="tb-seat-' not in first and 'id="tb-spectators"' not in first:
             return message
 
 
