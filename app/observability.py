@@ -53,9 +53,16 @@ def bot_decided(level: str, seconds: float) -> None:
     BOT_SECONDS.labels(level).observe(seconds)
 
 
+# The counters of each direction, looked up once: a socket message is the hot path (a label lookup and a
+# UTF-8 copy of every message were 5 % of the benchmark server's CPU).
+_SOCKET_COUNTERS = {direction: (WS_MESSAGES.labels(direction), WS_BYTES.labels(direction))
+                    for direction in ("in", "out")}
+
+
 def socket_message(direction: str, message: str) -> None:
-    WS_MESSAGES.labels(direction).inc()
-    WS_BYTES.labels(direction).inc(len(message.encode("utf-8")))
+    messages, size = _SOCKET_COUNTERS[direction]
+    messages.inc()
+    size.inc(len(message) if message.isascii() else len(message.encode("utf-8")))
 
 
 def error(kind: type | str) -> None:
