@@ -71,7 +71,7 @@ async def test_only_the_regions_whose_html_changed_are_sent():
     state = game.setup(2, 11)
     ws = FakeSocket()
     conn = PageConnection(ws, "T", 0, "h", lang="en", game=game, links=LINKS,
-                          presence={"connected": [0], "spectators": 0}, title=(game.title_en, game.title_fr))
+                          presence={"connected": [0], "spectators": 0}, title=(game.title_en, game.title_fr, game.title_it))
     await conn.full(5, client_view(game, state, 0))
     assert top_level_ids(ws.sent[-1]) == ["tb-version", "tb-body"]  # everything, once
 
@@ -96,7 +96,7 @@ async def test_identical_pages_are_rendered_once_per_change():
     game = REGISTRY["ave_cesar"]
     state = game.setup(3, 5)
     spectators = [PageConnection(FakeSocket(), "T", None, None, lang="en", game=game, links=LINKS,
-                                 presence={"connected": [], "spectators": 2}, title=(game.title_en, game.title_fr))
+                                 presence={"connected": [], "spectators": 2}, title=(game.title_en, game.title_fr, game.title_it))
                   for _ in range(2)]
     view = client_view(game, state, None)
     for conn in spectators:
@@ -118,7 +118,7 @@ async def test_the_start_of_the_game_swaps_the_whole_body_in_the_readers_languag
     state = game.setup(2, 3)
     ws = FakeSocket()
     conn = PageConnection(ws, "T", None, None, lang="fr", game=game, links={**LINKS, "seat": None, "invite": None},
-                          presence={"connected": [], "spectators": 1}, title=(game.title_en, game.title_fr))
+                          presence={"connected": [], "spectators": 1}, title=(game.title_en, game.title_fr, game.title_it))
     await conn.full(1, client_view(game, None, None, status="lobby"))
     assert "Salle d&#39;attente" in ws.sent[-1]
     await conn.changed(2, client_view(game, state, None), no_patch, {})

@@ -6,7 +6,7 @@ import pytest
 
 from games.alea_iacta_est import components, view
 from games.alea_iacta_est.messages import MESSAGES
-from games.core import rng
+from games.core import LANGS, rng
 from games.core.conformance import random_game
 
 from .builder import GAME, act, log_keys, place, position
@@ -89,13 +89,13 @@ def test_every_log_entry_renders_in_english_and_french():
         final, _ = random_game(GAME, players, 3 + players, {}, policy_seed=players)
         for entry in final["log"]:
             used.add(entry["key"])
-            for lang in ("en", "fr"):
+            for lang in LANGS:
                 text = GAME.render_log(entry, lang, names[:players])
                 assert not re.search(r"[{}]", text), text
                 assert entry["key"] in MESSAGES and text != entry["key"]
     assert {"round_start", "place", "place_templum", "castrum_take", "forum_take", "chips"} <= used
     for key, sentences in MESSAGES.items():
-        assert set(sentences) == {"en", "fr"}, key
+        assert set(sentences) == set(LANGS), key
     entry = {"key": "chips", "args": {"per_seat": [0, 2, 1]}}
     assert GAME.render_log(entry, "en", names[:3]) == "Latrina: one Repete chip per die there: Brutus 2, Cassia 1."
     entry = {"key": "place", "args": {"seat": 0, "roll": 13566, "dice": 66, "building": "castrum"}}
