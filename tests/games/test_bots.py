@@ -56,6 +56,8 @@ class SealedVeto(Game):
 
     slug = "sealed_veto"
     title = {"en": "Sealed veto", "fr": "Sealed veto", "it": "Sealed veto"}
+    messages = {"bids": {"en": "Bids: {a} and {b}.", "fr": "Mises : {a} et {b}.", "it": "Offerte: {a} e {b}."},
+                "veto": {"en": "{seat} vetoes.", "fr": "{seat} met son veto.", "it": "{seat} oppone il veto."}}
     min_players = max_players = 2
     ROUNDS = 3
 
