@@ -4,8 +4,9 @@
     tabula i18n            # extract + update + compile; prints what each catalog still lacks
     tabula i18n --check    # the same without writing: exit 1 when a catalog lacks or fuzzes a msgid
 
-The .po files are the source of truth and are committed; the app compiles them in memory when it starts
-(app/i18n.py), so the .mo files this writes (not committed) are for other gettext tools only.
+The .po files are the source of truth and are committed (their comments name the files that use each msgid,
+without line numbers, so that moving code does not touch them); the app compiles them in memory when it
+starts (app/i18n.py), so the .pot and .mo files this writes (not committed) are for other gettext tools.
 """
 
 from __future__ import annotations
@@ -81,7 +82,7 @@ def run(check: bool = False) -> int:
         pot = LOCALE_DIR / f"{DOMAIN}.pot"
         template.creation_date = datetime(2026, 1, 1, tzinfo=timezone.utc)  # a stable file: no noise in diffs
         with pot.open("wb") as f:
-            write_po(f, template, width=WIDTH, sort_output=True, omit_header=False)
+            write_po(f, template, width=WIDTH, sort_output=True, include_lineno=False)
     print(f"{len([m for m in template if m.id])} msgids in the code and templates")
     for lang in langs:
         path = catalog_path(lang)
@@ -91,12 +92,13 @@ def run(check: bool = False) -> int:
             path.parent.mkdir(parents=True, exist_ok=True)
             catalog = Catalog(locale=lang, domain=DOMAIN, project="Tabula", charset="utf-8")
         catalog.update(template, no_fuzzy_matching=True)
+        catalog.fuzzy = False  # the header is complete (plural forms from the locale): msgfmt must not skip it
         lacking = missing(catalog, template)
         obsolete = len(catalog.obsolete)
         if not check:
             catalog.obsolete.clear()  # removed msgids go: git keeps their history
             with path.open("wb") as f:
-                write_po(f, catalog, width=WIDTH, sort_output=True, ignore_obsolete=True)
+                write_po(f, catalog, width=WIDTH, sort_output=True, ignore_obsolete=True, include_lineno=False)
             with path.with_suffix(".mo").open("wb") as f:
                 write_mo(f, catalog)
         print(f"{lang}: {len([m for m in catalog if m.id])} msgids, {len(lacking)} untranslated or fuzzy"

@@ -11,6 +11,7 @@ Entries sent with `to=[seat]` are private to that seat, so they may say "you".
 from typing import Any
 
 from games.core import add_language, in_lang
+from games.core.game import PLAY
 
 from .components import BUILDING_NAMES, patrician_label, province_label
 
@@ -171,7 +172,6 @@ WAITING: dict[str, dict[str, str]] = {
     "castrum": {"en": "choose a province", "fr": "choisir une province", "it": "scegliere una provincia"},
     "forum": {"en": "choose a patrician", "fr": "choisir un habitant", "it": "scegliere un patrizio"},
 }
-PLAY = {"en": "play", "fr": "jouer", "it": "giocare"}
 
 
 def waiting_for(view: dict[str, Any], lang: str) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.core import add_language, in_lang
+from games.core.game import PLAY
 
 from .components import card_name
 
@@ -136,7 +137,6 @@ WAITING: dict[str, dict[str, str]] = {
     "governor_value": {"en": "choose the Governor's value", "fr": "choisir la valeur du Gouverneur",
                        "it": "scegliere il valore del Governatore"},
 }
-PLAY = {"en": "play", "fr": "jouer", "it": "giocare"}
 
 
 def waiting_for(view: dict[str, Any], lang: str) -> str:
