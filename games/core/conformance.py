@@ -350,7 +350,8 @@ def run_conformance(game: Game, players: int, options: dict[str, Any], seeds: ra
         report.actions += len(history)
         report.lengths.append(len(history))
         check_outcome(game, final)
-        check_log_words(game, final)
+        if seed % 10 == 1:  # one game in ten: rendering every line in every language is slow, and lines repeat
+            check_log_words(game, final)
         check_roundtrip(game, final)
         check_views_plain(game, final)
         chosen = sampled if len(sampled) <= samples_per_game else [
