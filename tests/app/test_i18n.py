@@ -100,3 +100,15 @@ def test_a_service_error_is_translated_then_filled_with_its_values():
 def test_one_environment_renders_each_language_in_its_own_render():
     template = ENV.from_string("{{ _('Rules') }}|{{ pick({'en': 'a', 'fr': 'b', 'it': 'c'}) }}")
     assert [template.render(lang=lang) for lang in LANGS] == ["Rules|a", "Règles|b", "Regole|c"]
+
+
+@pytest.mark.parametrize("lang", CATALOGS)
+def test_no_translation_brings_markup_its_msgid_has_not(used, lang):
+    """A template's translation is markup (Jinja's newstyle gettext escapes only the values put into it), so a
+    translation may not bring a character that means something in HTML or in a quoted attribute."""
+    catalog = load(lang)
+    for message in msgids(used):
+        found = catalog.get(message.id, context=message.context)
+        singular = message.id[0] if isinstance(message.id, tuple) else message.id
+        for text in (found.string if isinstance(found.string, tuple) else (found.string,)):
+            assert all(ch in singular for ch in set(text) & set('<>&"')), (singular, text)
