@@ -137,3 +137,12 @@ def test_components_are_conserved_through_random_games(players):
             pool = rerolls if rerolls and rng.below(holder, 3) == 0 else actions
             state = GAME.apply(state, seat, pool[rng.below(holder, len(pool))])
         check_invariants(state)
+
+
+def test_3_4_the_lobby_pitch_promises_the_templum_only_with_4_or_5_players():
+    """RULES 3.4: the Templum (and Fortuna with it) is in play at 4 and 5 players only; the lobby may not
+    promise it to a table of 2 or 3."""
+    for lang, text in GAME.pitch.items():
+        for building in ("Templum", "Fortuna"):
+            if building in text:
+                assert re.search(r"4 (or|ou|o) 5", text), (lang, text)
