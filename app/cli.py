@@ -51,12 +51,20 @@ def main(argv: list[str] | None = None) -> int:
                                               "here are left as they are)")
     load.add_argument("file", help="the records file (- for standard input)")
 
+    i18n = commands.add_parser("i18n", help="extract the site's words, update the catalogs app/locale/*/"
+                                            "LC_MESSAGES/messages.po and compile them (app/catalogs.py)")
+    i18n.add_argument("--check", action="store_true", help="write nothing; exit 1 when a catalog lacks a word")
+
     commands.add_parser("simulate", add_help=False,
                         help="bots play each other: win rates per seat, game length, games per second "
                              "(e.g. tabula simulate --game ave_cesar --players 4 --games 500 "
                              "--bots strong,novice,novice,novice)")
 
     args = parser.parse_args(argv)
+    if args.command == "i18n":
+        from .catalogs import run
+
+        return run(check=args.check)
     settings = Settings.from_env()
 
     if args.command == "serve":

@@ -1,25 +1,35 @@
-"""French and English for the site.
+"""The site's languages: which one a reader gets, and the words in it.
 
-Every string a page shows is written in both languages where it is used: templates and presenters call
-`tr(en, fr)` (bound to the reader's language), so a string cannot exist in one language only. This module
-chooses the reader's language and translates the sentences that come from the service layer and the
-engines, which are written in English.
+The site's own words are gettext messages: `_("English")` in Python and templates, `ngettext` where a count
+is involved, their translations in the catalogs app/locale/<lang>/LC_MESSAGES/messages.po (extracted, updated
+and compiled by `tabula i18n`, see README). The catalogs are compiled in memory when first needed, from the
+.po files themselves: a fresh checkout needs no build step and can never serve a stale .mo.
 
-The language: the `tabula_lang` cookie (set by the switch in the header), else the browser's
-Accept-Language (French for a French browser), else English.
+The games' words (log lines, refusals, card names...) are data in games/, one text per language code
+(`games.core.LANGS`); `Words.pick` reads them.
+
+The language: an explicit ?lang=, the `tabula_lang` cookie (set by the switch in the header), else the
+browser's Accept-Language, else English.
 """
 
 from __future__ import annotations
 
+import gettext
 import re
-from typing import Callable, Mapping
+from functools import lru_cache
+from io import BytesIO
+from pathlib import Path
+from typing import Any, Mapping
 
-LANGS = ("en", "fr")
-DEFAULT_LANG = "en"
+from jinja2 import Environment, pass_context
+
+from games.core import LANGS
+
+DEFAULT_LANG = "en"  # the language the code is written in (msgids)
 LANG_COOKIE = "tabula_lang"
-LANG_NAMES = {"en": "English", "fr": "Français"}
-
-Translate = Callable[[str, str], str]
+LANG_NAMES = {"en": "English", "fr": "Français", "it": "Italiano"}
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+DOMAIN = "messages"
 
 
 def normalise(lang: str | None) -> str | None:
@@ -58,99 +68,133 @@ def pick_lang(cookies: Mapping[str, str], headers: Mapping[str, str], query: str
             or from_accept_language(headers.get("accept-language")) or DEFAULT_LANG)
 
 
-def translator(lang: str) -> Translate:
-    """tr(en, fr) -> the string of the reader's language."""
-    if lang == "fr":
-        return lambda en, fr: fr
-    return lambda en, fr: en
+def catalog_path(lang: str) -> Path:
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-# Sentences of the service layer and the engines' generic guards (English), in French.
-SERVICE_FR: dict[str, str] = {
-    "There is no such table.": "Cette table n'existe pas.",
-    "This table's game is not offered on this server.": "Le jeu de cette table n'est pas proposé sur ce serveur.",
-    "This needs a seat token or the spectator key.": "Il faut un lien de place ou le lien spectateur.",
-    "That seat token or spectator key is not valid for this table.":
-        "Ce lien de place ou ce lien spectateur n'est pas valable pour cette table.",
-    "That seat token is not valid for this table.": "Ce lien de place n'est pas valable pour cette table.",
-    "Joining needs the table's invite key.": "Pour s'asseoir, il faut le lien d'invitation de la table.",
-    "That invite key is not valid for this table.": "Ce lien d'invitation n'est pas valable pour cette table.",
-    "This table has already started.": "La partie a déjà commencé à cette table.",
-    "Every seat at this table is taken.": "Toutes les places de cette table sont prises.",
-    "That seat is taken.": "Cette place est prise.",
-    "There is no such seat at this table.": "Cette place n'existe pas à cette table.",
-    "A display name is needed.": "Il faut un nom.",
-    "A display name has at most 40 characters.": "Un nom a au plus 40 caractères.",
-    "A display name cannot contain control characters.": "Un nom ne peut pas contenir de caractères de contrôle.",
-    "Leaving needs your seat token.": "Pour quitter une place, il faut son lien.",
-    "The game has started: seats can only be left before the start.":
-        "La partie a commencé : on ne quitte une place qu'avant le début.",
-    "Acting needs your seat token.": "Pour jouer, il faut votre lien de place.",
-    "The game has not started yet.": "La partie n'a pas encore commencé.",
-    "The game is over.": "La partie est terminée.",
-    "Proposing a bot needs your seat token.": "Proposer un bot demande votre lien de place.",
-    "Proposing a bot needs your seat token (a spectator has no seat).":
-        "Proposer un bot demande votre lien de place (un spectateur n'a pas de place).",
-    "There is no such seat.": "Cette place n'existe pas.",
-    "You cannot propose a bot for your own seat: leave the game instead.":
-        "Vous ne pouvez pas proposer un bot pour votre propre place : quittez plutôt la partie.",
-    "The game is not being played.": "La partie n'est pas en cours.",
-    "A bot plays that seat already.": "Un bot joue déjà cette place.",
-    "The game is not waiting for that player.": "La partie n'attend pas ce joueur.",
-    "That player is connected.": "Ce joueur est connecté.",
-    "That player has not been disconnected long enough yet.": "Ce joueur n'est pas déconnecté depuis assez longtemps.",
-    "The table has moved on since that version; here is the current view.":
-        "La table a changé entre-temps : voici où elle en est. Rejouez si c'est toujours possible.",
-    "It is not your turn to act.": "Ce n'est pas à vous de jouer.",
-    "That move is not allowed now.": "Ce coup n'est pas permis maintenant.",
-    "The game engine failed on this action; nothing was changed.":
-        "Le moteur de jeu a échoué sur cette action ; rien n'a changé.",
-    "An action must be an object with a \"type\".": "Une action doit être un objet avec un « type ».",
-    "\"action\" must be an object with a \"type\".": "« action » doit être un objet avec un « type ».",
-    "\"version\" must be the table version you saw (a whole number).":
-        "« version » doit être la version de la table que vous avez vue (un nombre entier).",
-    "That action is too large.": "Cette action est trop grande.",
-    "Spectators cannot act.": "Les spectateurs ne jouent pas.",
-    "Internal error.": "Erreur interne.",
-    "Only a finished game can be played again.": "Seule une partie terminée peut être rejouée.",
-    "Only the players of a table can start its rematch.": "Seuls les joueurs d'une table peuvent lancer sa revanche.",
-    "Your seat at the rematch is taken already: open the rematch from where you accepted it.":
-        "Votre place à la revanche est déjà prise : ouvrez la revanche là où vous l'avez acceptée.",
-    "Only a finished game has a record to download.": "Seule une partie terminée peut être téléchargée.",
-    "Until the game is over, a replay shows only what you could see.":
-        "Tant que la partie dure, on ne revoit que ce qu'on pouvait voir.",
-    "There is no such step in this replay.": "Cette étape n'existe pas dans cette partie.",
-    "Nobody has started a rematch of this table.": "Personne n'a lancé de revanche à cette table.",
-    "This table does not allow spectators.": "Cette table n'accepte pas de spectateurs.",
-    "A chat message is a text.": "Un message du chat est un texte.",
-    "A chat message cannot be empty.": "Un message du chat ne peut pas être vide.",
-    "A chat message cannot contain control characters.":
-        "Un message du chat ne peut pas contenir de caractères de contrôle.",
-    "A chat message cannot contain markup (HTML tags).":
-        "Un message du chat ne peut pas contenir de balises (HTML).",
-    "An admin muted this chat for you.": "Un administrateur a coupé ce chat pour vous.",
-    "There is no such chat message at this table.": "Ce message n'existe pas à cette table.",
-    "There is no such table or seat.": "Cette table ou cette place n'existe pas.",
-}
+@lru_cache(maxsize=None)
+def translations(lang: str) -> gettext.NullTranslations:
+    """The compiled catalog of `lang` (English: the msgids themselves, with English plural rules). Fuzzy
+    entries are left out, as msgfmt does."""
+    if lang == DEFAULT_LANG or not catalog_path(lang).is_file():
+        return gettext.NullTranslations()
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
 
-_PLAYED_BY = re.compile(r"^(.+) is played by (\d+) to (\d+) players\.$")
-_DELAY_RANGE = re.compile(r"^A spectator delay is between 0 and (\d+) actions\.$")
-_CHAT_LENGTH = re.compile(r"^A chat message has at most (\d+) characters\.$")
+    with catalog_path(lang).open("rb") as f:
+        catalog = read_po(f, locale=lang, domain=DOMAIN)
+    compiled = BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    return gettext.GNUTranslations(compiled)
 
 
-def service_message(message: str, lang: str) -> str:
-    """A service or engine sentence in the reader's language (English when no translation is known)."""
-    if lang != "fr":
-        return message
-    if message in SERVICE_FR:
-        return SERVICE_FR[message]
-    match = _PLAYED_BY.match(message)
-    if match:
-        return f"{match.group(1)} se joue de {match.group(2)} à {match.group(3)} joueurs."
-    match = _DELAY_RANGE.match(message)
-    if match:
-        return f"Le retard des spectateurs est de 0 à {match.group(1)} actions."
-    match = _CHAT_LENGTH.match(message)
-    if match:
-        return f"Un message du chat a au plus {match.group(1)} caractères."
+class Words:
+    """The words of one language for the app's Python code: `_("...")` is gettext, `_.ngettext(singular,
+    plural, n)` and `_.pgettext(context, message)` the same as gettext's, `_.pick(text)` a game's text (a
+    dict keyed by language code, or an object with `name_<lang>` attributes)."""
+
+    def __init__(self, lang: str):
+        self.lang = lang
+        self._t = translations(lang)
+
+    def __call__(self, message: str) -> str:
+        return self._t.gettext(message)
+
+    gettext = __call__
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return self._t.ngettext(singular, plural, n)
+
+    def pgettext(self, context: str, message: str) -> str:
+        return self._t.pgettext(context, message)
+
+    def pick(self, text: Any, name: str = "") -> str:
+        return pick_text(text, self.lang, name)
+
+
+@lru_cache(maxsize=None)
+def words(lang: str) -> Words:
+    return Words(lang)
+
+
+def translator(lang: str) -> Words:
+    return words(lang)
+
+
+def pick_text(text: Any, lang: str, name: str = "") -> str:
+    """A game's text in `lang` (else English): `text[lang]`, or `text[name_lang]` / `text.name_lang`."""
+    keys = (f"{name}_{lang}", f"{name}_{DEFAULT_LANG}") if name else (lang, DEFAULT_LANG)
+    for key in keys:
+        value = text.get(key) if isinstance(text, Mapping) else getattr(text, key, None)
+        if value:
+            return value
+    return ""
+
+
+def N_(message: str) -> str:
+    """Marks an English sentence for the catalogs where it is written; it is translated where it is shown."""
     return message
+
+
+def page_words(lang: str) -> dict[str, Any]:
+    """What a template needs to speak `lang`: its name and the Python-side words (handed to presenters)."""
+    return {"lang": lang, "words": words(lang)}
+
+
+# ---------------------------------------------------------------------------------------- templates
+# Jinja's i18n extension with newstyle gettext: `_("Hello %(name)s", name=x)` escapes and formats. The
+# callables are installed once and read the language of the render they are called in (the context's
+# `lang`), so one environment serves every language and a page rendered in one never borrows another's words.
+
+def _lang(ctx: Any) -> str:
+    return normalise(ctx.get("lang")) or DEFAULT_LANG
+
+
+@pass_context
+def _gettext(ctx: Any, message: str) -> str:
+    return words(_lang(ctx))(message)
+
+
+@pass_context
+def _ngettext(ctx: Any, singular: str, plural: str, n: int) -> str:
+    return words(_lang(ctx)).ngettext(singular, plural, n)
+
+
+@pass_context
+def _pgettext(ctx: Any, context: str, message: str) -> str:
+    return words(_lang(ctx)).pgettext(context, message)
+
+
+@pass_context
+def _npgettext(ctx: Any, context: str, singular: str, plural: str, n: int) -> str:
+    return translations(_lang(ctx)).npgettext(context, singular, plural, n)
+
+
+@pass_context
+def _pick(ctx: Any, text: Any, name: str = "") -> str:
+    return pick_text(text, _lang(ctx), name)
+
+
+def install(env: Environment) -> None:
+    """Teach a Jinja environment the site's languages (it must load `jinja2.ext.i18n`)."""
+    env.install_gettext_callables(_gettext, _ngettext, newstyle=True, pgettext=_pgettext,  # type: ignore[attr-defined]
+                                  npgettext=_npgettext)
+    env.globals["pick"] = _pick
+    env.globals["LANG_NAMES"] = LANG_NAMES
+    env.globals["LANGS"] = LANGS
+
+
+# ------------------------------------------------------------------------------------ service sentences
+
+def service_message(error: Any, lang: str) -> str:
+    """A service error (app.services.errors.ServiceError) in `lang`: its English msgid translated, then its
+    `{name}` places filled with its values (a value that is a text by language code in that language)."""
+    template = getattr(error, "template", None) or getattr(error, "message", str(error))
+    values = {k: pick_text(v, lang) if isinstance(v, Mapping) else v
+              for k, v in (getattr(error, "values", None) or {}).items()}
+    text = words(lang)(template)
+    try:
+        return text.format(**values) if values else text
+    except (KeyError, IndexError, ValueError):  # a translation that lost a place: the English is still right
+        return getattr(error, "message", template)

@@ -28,7 +28,8 @@ from markupsafe import Markup
 from games.core import Game
 
 from ..config import project_root
-from ..i18n import LANG_NAMES, translator
+from .. import i18n
+from ..i18n import translator
 from .controls import Controls, compact
 from .reads import ALL, SeatIs, Shown, Tracked, names_used, note, recording, unchanged
 from .presenters import join_names, presenter_for, seat_names
@@ -62,9 +63,10 @@ ENV = PageEnvironment(
     # render. TABULA_RELOAD_TEMPLATES=1 (development) picks up edits without a restart.
     auto_reload=os.environ.get("TABULA_RELOAD_TEMPLATES") == "1",
     cache_size=-1,
+    extensions=["jinja2.ext.i18n"],  # _() / ngettext() in the reader's language (the context's `lang`)
 )
 ENV.filters["compact"] = compact
-ENV.globals["LANG_NAMES"] = LANG_NAMES
+i18n.install(ENV)
 
 
 @dataclass
@@ -80,6 +82,7 @@ class PageState:
     flash: str | None = None
     title_en: str = ""
     title_fr: str = ""
+    title_it: str = ""
 
 
 STARTED = ("v", "game")  # the read of whether the view has a game part
@@ -95,7 +98,7 @@ def context(page: PageState, previous: "Rendered | None" = None, shared: "Shared
     computation of each value derived from the view, kept in `_derived` by name with its reads; a value whose
     reads did not change since the `previous` render of the same reader's page is taken from it, and so is one
     that another reader of the same change computed from reads with the same values (`shared`)."""
-    tr = translator(page.lang)
+    _ = translator(page.lang)
     table = Tracked("t", page.view["table"])
     gview = None if page.view.get("game") is None else Tracked("g", page.view["game"])
     view = {"table": table, "game": gview}
@@ -124,13 +127,13 @@ def context(page: PageState, previous: "Rendered | None" = None, shared: "Shared
         return value
 
     me = derive("me", lambda: table["you"])  # derived, so that what depends on the seat reads it
-    names = derive("names", lambda: seat_names(view, tr))
-    controls = derive("controls", lambda: presenter.controls(view, tr, names).confirming(
+    names = derive("names", lambda: seat_names(view, _))
+    controls = derive("controls", lambda: presenter.controls(view, _, names).confirming(
         gview, lambda code: page.game.confirmation_text(code, {}, page.lang, names)) if gview else Controls([]),
         "names")
     to_act = derive("to_act", lambda: list(gview["to_act"]) if gview else [])
     finished = derive("finished", lambda: bool(gview) and gview["finished"])
-    waiting = derive("waiting", lambda: _waiting(page, view, names, to_act, tr), "names", "to_act")
+    waiting = derive("waiting", lambda: _waiting(page, view, names, to_act, _), "names", "to_act")
     points = derive("points", lambda: page.game.points(gview) if gview else None)
     before = None
     if previous is not None and "log" in previous.derived and previous.parts["g"] is not None:
@@ -139,16 +142,16 @@ def context(page: PageState, previous: "Rendered | None" = None, shared: "Shared
                    "names")
     derive("log_count", lambda: len(gview["log"]) if gview else 0)  # for the log's growth (log_growth)
     my_turn = bool(gview) and me is not None and me in to_act and not finished
-    title = tr(page.title_en, page.title_fr)
-    tab_title = (("▶ " + tr("Your turn", "À vous") + " · ") if my_turn else "") + f"{title} · Tabula"
+    title = _.pick(page, "title")
+    tab_title = (("▶ " + _("Your turn") + " · ") if my_turn else "") + f"{title} · Tabula"
     connected = set(page.presence.get("connected", []))
     # A region depends on these by their values (the part "d"), not on what computing them read: the pages of
     # two seats whose "waiting for" sentence or controls are the same share the regions that show them.
-    parts["d"] = {**{name: value for name, (value, _) in derived.items()},
+    parts["d"] = {**{name: value for name, (value, _reads) in derived.items()},
                   "my_turn": my_turn, "tab_title": tab_title, "spectator": me is None}
     parts["me"] = SeatIs(me)
     return {
-        "view": view, "g": gview, "tbl": table, "me": me, "names": names, "lang": page.lang, "tr": tr,
+        "view": view, "g": gview, "tbl": table, "me": me, "names": names, "lang": page.lang, "words": _,
         "P": presenter, "controls": controls, "game": page.game, "presence": page.presence, "connected": connected,
         "links": page.links, "version": Shown("version", page.version), "table_id": page.view["table"]["id"],
         "flash": page.flash,
@@ -165,21 +168,21 @@ def page_parts(page: PageState) -> dict[str, Any]:
                     "links": page.links, "flash": page.flash, "version": page.version}}
 
 
-def _waiting(page: PageState, view: dict[str, Any], names: list[str], to_act: list[int], tr) -> str:
+def _waiting(page: PageState, view: dict[str, Any], names: list[str], to_act: list[int], _) -> str:
     """The status sentence: who the game waits for and what for."""
     gview, table, me = view["game"], view["table"], view["table"]["you"]
     if gview and gview["finished"]:
-        return tr("The game is over.", "La partie est terminée.")
+        return _("The game is over.")
     if gview:
         doing = page.game.waiting_for(gview, page.lang)
         if me is not None and me in to_act:
             others = [names[s] for s in to_act if s != me]
-            return (tr("Your turn: ", "À vous : ") if not others else
-                    tr(f"You and {join_names(others, tr)}: ", f"Vous et {join_names(others, tr)} : ")) + doing
-        who = join_names([names[s] for s in to_act], tr)
-        return tr(f"Waiting for {who}: ", f"À {who} : ") + doing if who else ""
+            return (_("Your turn: ") if not others else
+                    _("You and {join_names}: ").format(join_names=join_names(others, _))) + doing
+        who = join_names([names[s] for s in to_act], _)
+        return _("Waiting for {who}: ").format(who=who) + doing if who else ""
     free = sum(1 for s in table["seats"] if s["name"] is None)
-    return tr(f"Waiting for {free} more player(s)", f"Encore {free} joueur(s) attendu(s)")
+    return _.ngettext("Waiting for {n} more player", "Waiting for {n} more players", free).format(n=free)
 
 
 LOG_LINES = 300  # the newest lines the page shows

@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 from games.core import Game
 
-from ..i18n import service_message, translator
+from ..i18n import page_words, service_message
 from ..realtime.hub import Connection
 from ..services.tables import TablesService
 from .controls import compact
@@ -56,7 +56,8 @@ class PageConnection(Connection):
         if rendered is None:
             regions = None if shared is None else shared.setdefault(("regions", self.lang), {})
             rendered = render(PageState(self.view, self.version, self.lang, self.game, self.presence, self.links,
-                                        title_en=self.title[0], title_fr=self.title[1]), self.shown, regions)
+                                        title_en=self.title[0], title_fr=self.title[1],
+                                        title_it=self.title[2]), self.shown, regions)
             if shared is not None:
                 shared[key] = rendered
         return rendered
@@ -130,12 +131,12 @@ class PageConnection(Connection):
 
     async def refuse(self, status: int, error: str) -> None:
         text = service_message(error, self.lang)
-        await self.send(ENV.get_template("table/flash.html").render({"flash": text, "tr": translator(self.lang)}))
+        await self.send(ENV.get_template("table/flash.html").render({"flash": text, **page_words(self.lang)}))
 
 
 def chat_html(chat: dict[str, Any], lang: str) -> str:
     """The chat region of a page (templates/table/chat.html), the same in the page and on the socket."""
-    return ENV.get_template("table/chat.html").render({"chat": chat, "tr": translator(lang)})
+    return ENV.get_template("table/chat.html").render({"chat": chat, **page_words(lang)})
 
 
 def chat_digest(html: str) -> str:

@@ -108,6 +108,7 @@ class TableInfo(BaseModel):
     game: str
     title_en: str
     title_fr: str
+    title_it: str
     players: int
     options: dict[str, Any]
     status: str = Field(description="lobby, playing or finished")
@@ -195,6 +196,7 @@ class GameInfo(BaseModel):
     slug: str
     title_en: str
     title_fr: str
+    title_it: str
     min_players: int
     max_players: int
     options: list[dict[str, Any]]
@@ -219,7 +221,7 @@ def base_url(request: Request) -> str:
 
 @router.get("/games", response_model=list[GameInfo], summary="The games this server offers")
 async def list_games(request: Request) -> list[dict[str, Any]]:
-    return [{"slug": slug, "title_en": g.title_en, "title_fr": g.title_fr, "min_players": g.min_players,
+    return [{"slug": slug, "title_en": g.title_en, "title_fr": g.title_fr, "title_it": g.title_it, "min_players": g.min_players,
              "max_players": g.max_players, "options": [o.as_dict() for o in g.options]}
             for slug, g in request.app.state.games.items()]
 

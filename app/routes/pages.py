@@ -20,11 +20,12 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 import games
+from games.core import LANGS
 from games.core.bots import LEVELS
 
 from .. import observability
 from ..config import project_root
-from ..i18n import LANG_COOKIE, pick_lang, service_message, translator
+from ..i18n import DEFAULT_LANG, LANG_COOKIE, page_words, pick_lang, service_message, translator
 from ..models import FINISHED
 from ..pages.render import ENV, PageState, context
 from ..pages.socket import chat_digest, chat_html
@@ -58,22 +59,21 @@ def lang_of(request: Request) -> str:
 
 def _render(request: Request, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
     lang = ctx.pop("lang", None) or lang_of(request)
-    tr = translator(lang)
-    base = {"request": request, "lang": lang, "tr": tr, "path": request.url.path
+    base = {"request": request, **page_words(lang), "path": request.url.path
             + (("?" + request.url.query) if request.url.query else "")}
     html = ENV.get_template(name).render({**base, **ctx})
     return HTMLResponse(html, status_code=status)
 
 
-def _message(request: Request, status: int, en: str, fr: str) -> HTMLResponse:
-    tr = translator(lang_of(request))
-    return _render(request, "message.html", status=status, message=tr(en, fr))
+def _message(request: Request, status: int, message: str) -> HTMLResponse:
+    """The message page; `message` is an English msgid (extracted from every `_message` call)."""
+    return _render(request, "message.html", status=status, message=translator(lang_of(request))(message))
 
 
 def _problem(request: Request, exc: ServiceError) -> HTMLResponse:
     observability.error(type(exc))
     return _render(request, "message.html", status=exc.status,
-                   message=clip_echo(service_message(exc.message, lang_of(request))))
+                   message=clip_echo(service_message(exc, lang_of(request))))
 
 
 def _set_seat_cookie(request: Request, response: Response, table_id: str, token: str) -> None:
@@ -86,8 +86,8 @@ def _served(request: Request) -> dict[str, games.Game]:
 
 
 def _game_card(slug: str, game: games.Game) -> dict[str, Any]:
-    return {"slug": slug, "title_en": game.title_en, "title_fr": game.title_fr, "pitch_en": game.pitch_en,
-            "pitch_fr": game.pitch_fr, "min_players": game.min_players, "max_players": game.max_players,
+    return {"slug": slug, **{f"{name}_{lang}": getattr(game, f"{name}_{lang}") for name in ("title", "pitch")
+                             for lang in LANGS}, "min_players": game.min_players, "max_players": game.max_players,
             "options": [o.as_dict() for o in game.options]}
 
 
@@ -130,7 +130,8 @@ async def home(request: Request) -> HTMLResponse:
 async def _open_tables(request: Request) -> list[dict[str, Any]]:
     """The tables anyone may find (app/services/tables.py `open_tables`), with their game's titles."""
     served = _served(request)
-    return [{**t, "title_en": served[t["game"]].title_en, "title_fr": served[t["game"]].title_fr}
+    return [{**t, "title_en": served[t["game"]].title_en, "title_fr": served[t["game"]].title_fr,
+             "title_it": served[t["game"]].title_it}
             for t in await _service(request).open_tables() if t["game"] in served]
 
 
@@ -198,21 +199,20 @@ async def new_table(request: Request) -> Response:
     slug = str(form.get("game", ""))
     game = _served(request).get(slug)
     if game is None:
-        return _message(request, 400, "There is no such game here.", "Ce jeu n'existe pas ici.")
+        return _message(request, 400, "There is no such game here.")
     try:
         players = int(str(form.get("players", game.min_players)))
     except ValueError:
-        return _message(request, 400, "Choose the number of players.", "Choisissez le nombre de joueurs.")
+        return _message(request, 400, "Choose the number of players.")
     demo = form.get("demo") == "bots"
     # (A number of players the game does not take is refused by the service, in its words.)
     seat_bots = _bots_from_form(form, players, demo) if game.min_players <= players <= game.max_players else {}
     if seat_bots is None:
-        return _message(request, 400, "A bot is novice or strong.", "Un bot est débutant ou fort.")
+        return _message(request, 400, "A bot is novice or strong.")
     try:
         table_options = _table_options_from_form(form)
     except ValueError:
-        return _message(request, 400, "The turn timer and the spectator delay are whole numbers.",
-                        "Le minuteur et le retard des spectateurs sont des nombres entiers.")
+        return _message(request, 400, "The turn timer and the spectator delay are whole numbers.")
     if demo:
         table_options["spectators_allowed"] = True  # its creator watches it
     await rate_limits(request).table_created(request)
@@ -246,7 +246,7 @@ async def join_page(request: Request, table_id: str, key: str = "") -> Response:
     except ServiceError as e:
         return _problem(request, e)
     if not same_secret(key, snap.invite_key):
-        return _message(request, 403, "This invite link is not valid.", "Ce lien d'invitation n'est pas valable.")
+        return _message(request, 403, "This invite link is not valid.")
     # Already seated here (the cookie): straight to the table.
     token = request.cookies.get(seat_cookie(table_id))
     if token:
@@ -345,7 +345,7 @@ async def _table_page(request: Request, table_id: str, credential: str | None, s
     game = service.game(summary["game"])
     flash = request.cookies.get(FLASH_COOKIE)
     page = PageState(view, version, lang, game, summary["presence"], links, flash=unquote(flash) if flash else None,
-                     title_en=game.title_en, title_fr=game.title_fr)
+                     title_en=game.title_en, title_fr=game.title_fr, title_it=game.title_it)
     ctx = context(page)
     ws_url = f"/ws/tables/{table_id}/html?since={version}&chat={chat_digest(chat_html(chat, lang))}"
     if links.get("rematch"):
@@ -386,11 +386,11 @@ async def chat_form(request: Request, table_id: str) -> Response:
     except RateLimited as e:
         if not _is_htmx(request):
             raise
-        error = e.fr if lang == "fr" else e.en
+        error = translator(lang)(e.message)
     except ServiceError as e:
         if not _is_htmx(request):
             return _problem(request, e)
-        error = clip_echo(service_message(e.message, lang))
+        error = clip_echo(service_message(e, lang))
     if _is_htmx(request):
         return _render(request, "table/chat_form.html", table_id=table_id, spectate_key=key or None,
                        chat_max=CHAT_TEXT_MAX, chat_error=error, chat_name=name if isinstance(name, str) else None,
@@ -405,7 +405,7 @@ async def act_form(request: Request, table_id: str) -> Response:
     without JavaScript, a 303 back to the table (a refusal is shown there once)."""
     form = await request.form()
     lang = lang_of(request)
-    tr = translator(lang)
+    _ = translator(lang)
     try:
         version = int(str(form.get("version", "")))
     except ValueError:
@@ -425,23 +425,21 @@ async def act_form(request: Request, table_id: str) -> Response:
                        version=version, action=str(form.get("action", "")))
     if reason is not None:  # the page's script asks before it posts: a post it did not ask about is refused
         return HTMLResponse(ENV.get_template("table/flash.html").render(
-            {"flash": tr("Confirm first: ", "Confirmez d'abord : ") + reason, "tr": tr}))
+            {"flash": _("Confirm first: ") + reason, **page_words(lang)}))
     try:
         await service.act(table_id, token, version, action)
     except Illegal as e:  # the rules' refusal, in the reader's language (the game's own words)
-        message = service_message(e.message, lang)
+        message = service_message(e, lang)
         if e.refusal is not None:
             snap = await service.current(table_id)
             code, args = e.refusal
             message = service.game(snap.game).refusal_text(code, args, lang, list(snap.seat_names))
     except ServiceError as e:
-        message = service_message(e.message, lang)
+        message = service_message(e, lang)
         if e.status == 409 and "moved on" in e.message:
-            message = tr("The table moved on before your move arrived: look again and replay if you still can.",
-                         "La table a changé avant l'arrivée de votre coup : regardez et rejouez si c'est encore "
-                         "possible.")
+            message = _("The table moved on before your move arrived: look again and replay if you still can.")
     if _is_htmx(request):
-        html = ENV.get_template("table/flash.html").render({"flash": message, "tr": tr})
+        html = ENV.get_template("table/flash.html").render({"flash": message, **page_words(lang)})
         return HTMLResponse(html)
     response = RedirectResponse(f"/t/{table_id}", status_code=303)
     if message:
@@ -486,11 +484,10 @@ async def leave_game_form(request: Request, table_id: str) -> Response:
     form asks for a confirmation (a checkbox); without it, back to the table with a sentence."""
     form = await request.form()
     lang = lang_of(request)
-    tr = translator(lang)
+    _ = translator(lang)
     response = RedirectResponse(f"/t/{table_id}", status_code=303)
     if form.get("confirm") != "yes":
-        message = tr("Tick the box to confirm that you leave the game.",
-                     "Cochez la case pour confirmer que vous quittez la partie.")
+        message = _("Tick the box to confirm that you leave the game.")
         response.set_cookie(FLASH_COOKIE, quote(message), max_age=60, httponly=True, samesite="lax", path="/")
         return response
     try:
@@ -502,8 +499,7 @@ async def leave_game_form(request: Request, table_id: str) -> Response:
         response = RedirectResponse("/", status_code=303)
         response.delete_cookie(seat_cookie(table_id), path="/")
         return response
-    message = tr("A bot plays your seat now. Open your personal link to take it back.",
-                 "Un bot joue votre place. Ouvrez votre lien personnel pour la reprendre.")
+    message = _("A bot plays your seat now. Open your personal link to take it back.")
     response.set_cookie(FLASH_COOKIE, quote(message), max_age=60, httponly=True, samesite="lax", path="/")
     return response
 
@@ -513,7 +509,7 @@ async def absent_seat_form(request: Request, table_id: str, seat: int) -> Respon
     """Another player proposes that a bot plays the seat of a player disconnected on their turn for a while
     (settings.absent_seconds); the player takes it back through their personal link."""
     lang = lang_of(request)
-    tr = translator(lang)
+    _ = translator(lang)
     settings = request.app.state.settings
     try:
         await bots.take_absent_seat(_service(request), table_id, request.cookies.get(seat_cookie(table_id)), seat,
@@ -521,8 +517,7 @@ async def absent_seat_form(request: Request, table_id: str, seat: int) -> Respon
     except ServiceError as e:
         return _problem(request, e)
     response = RedirectResponse(f"/t/{table_id}", status_code=303)
-    message = tr("A bot plays that seat now, until its player comes back through their personal link.",
-                 "Un bot joue cette place, jusqu'au retour de son joueur par son lien personnel.")
+    message = _("A bot plays that seat now, until its player comes back through their personal link.")
     response.set_cookie(FLASH_COOKIE, quote(message), max_age=60, httponly=True, samesite="lax", path="/")
     return response
 
@@ -532,7 +527,7 @@ async def absent_seat_form(request: Request, table_id: str, seat: int) -> Respon
 @router.get("/lang/{code}")
 async def switch_language(request: Request, code: str, next: str = "/") -> Response:
     response = RedirectResponse(_local(next), status_code=303)
-    if code in ("en", "fr"):
+    if code in LANGS:
         response.set_cookie(LANG_COOKIE, code, max_age=365 * 24 * 3600, samesite="lax", path="/")
     return response
 
@@ -549,8 +544,9 @@ def rules_html(slug: str, lang: str) -> str | None:
     folder = project_root() / "games" / slug
     if not folder.is_dir():
         folder = Path(games.__file__).resolve().parent / slug
-    source = folder / ("RULES.fr.md" if lang == "fr" else "RULES.md")
-    if not source.is_file():
+    # RULES.md is the English text; another language's is RULES.<lang>.md, when it has been written.
+    source = folder / f"RULES.{lang}.md"
+    if lang == DEFAULT_LANG or not source.is_file():
         source = folder / "RULES.md"
     if not source.is_file():
         return None
@@ -564,11 +560,11 @@ def rules_html(slug: str, lang: str) -> str | None:
 async def rules_page(request: Request, slug: str) -> Response:
     game = games.REGISTRY.get(slug)
     if game is None:
-        return _message(request, 404, "There is no such game here.", "Ce jeu n'existe pas ici.")
+        return _message(request, 404, "There is no such game here.")
     lang = lang_of(request)
     body = rules_html(slug, lang)
     if body is None:
-        return _message(request, 404, "The rules of this game are missing.", "Les règles de ce jeu manquent.")
+        return _message(request, 404, "The rules of this game are missing.")
     return _render(request, "rules.html", lang=lang, game=_game_card(slug, game), rules=body)
 
 
@@ -583,8 +579,7 @@ def _admin(request: Request) -> str | Response:
     """Who the admin is (their session, seen from their address) for the audit log, or the page that
     refuses them: 404 when the admin page is off, the login form (401) without a valid session."""
     if not admin_token(request):
-        return _message(request, 404, "The admin page is disabled on this server (TABULA_ADMIN_TOKEN is not set).",
-                        "La page d'administration est désactivée sur ce serveur (TABULA_ADMIN_TOKEN n'est pas défini).")
+        return _message(request, 404, "The admin page is disabled on this server (TABULA_ADMIN_TOKEN is not set).")
     cookie = request.cookies.get(ADMIN_COOKIE)
     if not admin_session_valid(admin_token(request), cookie):
         return _render(request, "admin_login.html", status=401, failed=False)
@@ -644,7 +639,7 @@ async def admin_remove(request: Request, table_id: str, seat: int) -> Response:
     form = await request.form()
     level = str(form.get("level") or request.app.state.settings.takeover_level)
     if level not in LEVELS:
-        return _message(request, 400, "There is no such bot level.", "Ce niveau de robot n'existe pas.")
+        return _message(request, 400, "There is no such bot level.")
 
     async def remove(who: str) -> None:
         await _service(request).admin_remove(table_id, seat, level, Audit(
@@ -685,7 +680,7 @@ async def admin_chat_mute(request: Request, table_id: str) -> Response:
     form = await request.form()
     raw, muted = str(form.get("seat", "")), form.get("muted") == "yes"
     if raw != "spectators" and not raw.isdigit():
-        return _message(request, 400, "Choose a seat or the spectators.", "Choisissez une place ou les spectateurs.")
+        return _message(request, 400, "Choose a seat or the spectators.")
     seat = None if raw == "spectators" else int(raw)
     whom = "the spectators' chat" if seat is None else f"seat {seat}"
 
@@ -714,8 +709,7 @@ async def admin_cleanup(request: Request) -> Response:
 @router.post("/admin")
 async def admin_login(request: Request) -> Response:
     if not admin_token(request):
-        return _message(request, 404, "The admin page is disabled on this server.",
-                        "La page d'administration est désactivée sur ce serveur.")
+        return _message(request, 404, "The admin page is disabled on this server.")
     await rate_limits(request).login_attempt(request)
     form = await request.form()
     if not same_admin_token(form.get("token"), admin_token(request)):
@@ -766,7 +760,7 @@ def replay_context(body: dict[str, Any], game: games.Game, lang: str, key: str) 
     table_id = body["view"]["table"]["id"]
     page = PageState(body["view"], body["version"], lang, game, {"connected": [], "spectators": 0},
                      {"seat": None, "invite": None, "spectator": None, "spectate_key": key or None},
-                     title_en=game.title_en, title_fr=game.title_fr)
+                     title_en=game.title_en, title_fr=game.title_fr, title_it=game.title_it)
     ctx = context(page)
     changes = [change_words(c, ctx["names"], lang) for c in body["changes"]]
     lines = [game.render_log(entry, lang, ctx["names"]) for entry in body["entries"]]
@@ -775,7 +769,7 @@ def replay_context(body: dict[str, Any], game: games.Game, lang: str, key: str) 
         params = {**({"key": key} if key else {}), **({"as": seat} if body["everything"] else {}), "step": step}
         return f"/t/{table_id}/replay?{urlencode(params)}"
 
-    return {**ctx, "tab_title": f"{ctx['title']} · " + ctx["tr"]("Replay", "Revoir la partie"), "replay": body,
+    return {**ctx, "tab_title": f"{ctx['title']} · " + ctx["words"]("Replay"), "replay": body,
             "step_url": step_url, "step_lines": changes + lines, "key": key, "in_replay": True,
             "chat": {**body["chat"], "muted": False}}
 

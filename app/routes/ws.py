@@ -108,7 +108,7 @@ async def table_html_socket(ws: WebSocket, table_id: str) -> None:
     game = service.game(summary["game"])
     conn = PageConnection(
         ws, table_id, ident.seat, ident.token_hash, lang=pick_lang(ws.cookies, ws.headers, params.get("lang")),
-        game=game, links=links, title=(game.title_en, game.title_fr),
+        game=game, links=links, title=(game.title_en, game.title_fr, game.title_it),
         presence=summary["presence"], chat_seen=params.get("chat"))
     try:
         # The page shows `since`: when nothing changed since, the hub says "synced" and nothing is sent;
@@ -181,7 +181,7 @@ async def _handle(service: TablesService, hub: Hub, conn: Connection, raw: str) 
                                             token_hash=conn.token_hash, acknowledge=inline)
                 reply = {"type": "ack", "version": version}
             except RateLimited as e:
-                reply = {"type": "error", "status": 429, "error": e.en, "retry_after": e.retry_after}
+                reply = {"type": "error", "status": 429, "error": e.message, "retry_after": e.retry_after}
             except Conflict as e:
                 observability.error(type(e))
                 reply = {"type": "error", "status": e.status, **e.body()}

@@ -24,7 +24,7 @@ def seat_levels(bots: Any, players: int) -> list[str | None]:
         items = list(bots.items())
     elif isinstance(bots, (list, tuple)):
         if len(bots) != players:
-            raise BadRequest(f"\"bots\" as a list has one entry per seat ({players}).")
+            raise BadRequest("\"bots\" as a list has one entry per seat ({players}).", {"players": players})
         items = [(n, level) for n, level in enumerate(bots) if level is not None]
     else:
         raise BadRequest("\"bots\" maps seat numbers to bot levels, or lists one level (or null) per seat.")
@@ -34,9 +34,10 @@ def seat_levels(bots: Any, players: int) -> list[str | None]:
         except (TypeError, ValueError):
             seat = -1
         if str(key).strip() != str(seat) or not 0 <= seat < players:
-            raise BadRequest(f"There is no seat {key!r} at this table.")
+            raise BadRequest("There is no seat {seat} at this table.", {"seat": repr(key)})
         if level not in LEVELS:
-            raise BadRequest(f"A bot is {' or '.join(repr(name) for name in LEVELS)}, not {level!r}.")
+            raise BadRequest("A bot is {levels}, not {level}.",
+                             {"levels": " | ".join(repr(name) for name in LEVELS), "level": repr(level)})
         levels[seat] = level
     return levels
 

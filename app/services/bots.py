@@ -48,6 +48,7 @@ from games.core.bots import LEVELS, Budget, derive_seed, make_bot
 from games.core.game import Action, State, clone
 
 from .. import observability
+from ..i18n import N_
 from ..models import LOBBY, PLAYING
 from .errors import Conflict, Forbidden, NotFound, ServiceError
 from .tables import Snapshot, TablesService, now
@@ -92,19 +93,29 @@ async def expire(service: TablesService, table_id: str, version: int, level: str
     return True
 
 
+# What each seat-only request says without a seat token, and to a spectator (whole sentences: msgids).
+NEEDS_SEAT = {
+    "leave": (N_("Leaving needs your seat token."), N_("Leaving needs your seat token (a spectator has no seat).")),
+    "propose": (N_("Proposing a bot needs your seat token."),
+                N_("Proposing a bot needs your seat token (a spectator has no seat).")),
+    "take_back": (N_("Taking your seat back needs your seat token."),
+                  N_("Taking your seat back needs your seat token (a spectator has no seat).")),
+}
+
+
 async def _seat_of(service: TablesService, table_id: str, credential: str | None, doing: str) -> int:
     if not credential:
-        raise Forbidden(f"{doing} needs your seat token.")
+        raise Forbidden(NEEDS_SEAT[doing][0])
     ident = await service.identify(table_id, credential)
     if ident.seat is None:
-        raise Forbidden(f"{doing} needs your seat token (a spectator has no seat).")
+        raise Forbidden(NEEDS_SEAT[doing][1])
     return ident.seat
 
 
 async def leave_game(service: TablesService, table_id: str, credential: str | None, level: str) -> dict[str, Any]:
     """A player leaves: before the start the seat is free again (`TablesService.leave`); once the game has
     started, a bot of `level` plays the seat until its player takes it back (`reclaim`)."""
-    seat = await _seat_of(service, table_id, credential, "Leaving")
+    seat = await _seat_of(service, table_id, credential, "leave")
     for _ in range(RETRIES):
         snap = await service.current(table_id)
         if snap.status == LOBBY:
@@ -130,7 +141,7 @@ async def take_absent_seat(service: TablesService, table_id: str, credential: st
     `absent_seconds` while the game waits for them (counted from the start of the game for a player who
     never connected); refused, with nothing changed, otherwise. The player takes the seat back by their
     seat link (`reclaim`)."""
-    me = await _seat_of(service, table_id, credential, "Proposing a bot")
+    me = await _seat_of(service, table_id, credential, "propose")
     for _ in range(RETRIES):
         async with service.table_lock(table_id):
             summary = await service.summary(table_id)  # presence, and the start of the game
@@ -162,7 +173,7 @@ async def take_absent_seat(service: TablesService, table_id: str, credential: st
 async def reclaim(service: TablesService, table_id: str, credential: str | None) -> dict[str, Any]:
     """The player of a seat a bot took over takes it back (their seat link). Harmless when the seat is
     already theirs: `reclaimed` says whether anything changed."""
-    seat = await _seat_of(service, table_id, credential, "Taking your seat back")
+    seat = await _seat_of(service, table_id, credential, "take_back")
     for _ in range(RETRIES):
         async with service.table_lock(table_id):
             snap = await service.current(table_id)

@@ -39,7 +39,7 @@ def clean_text(raw: Any) -> str:
     if not text:
         raise BadRequest("A chat message cannot be empty.")
     if len(text) > TEXT_MAX:
-        raise BadRequest(f"A chat message has at most {TEXT_MAX} characters.")
+        raise BadRequest("A chat message has at most {max} characters.", {"max": TEXT_MAX})
     if any(unicodedata.category(ch).startswith("C") and ch != "\n" for ch in text):
         raise BadRequest("A chat message cannot contain control characters.")
     if _MARKUP.search(text):

@@ -9,7 +9,13 @@ from typing import Any
 class ServiceError(Exception):
     status = 500
 
-    def __init__(self, message: str):
+    def __init__(self, message: str, values: dict[str, Any] | None = None):
+        # `message` is an English msgid of the catalogs, with `{name}` places filled from `values` (a value may
+        # be a text by language code); a page translates the msgid first, then fills it (app.i18n).
+        self.template = message
+        self.values = dict(values or {})
+        if self.values:
+            message = message.format(**{k: v["en"] if isinstance(v, dict) else v for k, v in self.values.items()})
         super().__init__(message)
         self.message = message
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from games.core import Game
 
+from ..i18n import N_, words
 from ..models import FINISHED, LOBBY, PLAYERS_CHAT, SPECTATORS_CHAT
 from .chat import ChatService
 from .errors import BadRequest, Conflict, Forbidden
@@ -31,11 +32,12 @@ CACHE_TABLES = 8
 CACHE_STEPS = 4000
 
 # A seat change in words (public: every seat sees who plays each seat).
+# The sentences of the seat changes (msgids of the catalogs), and the bot levels' words.
 CHANGES = {
-    "takeover": ("A bot ({level}) plays {name}'s seat now.", "Un bot ({level}) joue la place de {name}."),
-    "reclaim": ("{name} takes their seat back.", "{name} reprend sa place."),
+    "takeover": N_("A bot ({level}) plays {name}'s seat now."),
+    "reclaim": N_("{name} takes their seat back."),
 }
-LEVEL_WORDS = {"novice": ("novice", "débutant"), "strong": ("strong", "fort")}
+LEVEL_WORDS = {"novice": N_("novice"), "strong": N_("strong")}
 
 
 class Replays:
@@ -142,6 +144,6 @@ def step_body(game: Game, table: dict[str, Any], steps: list[dict[str, Any]], in
 
 def change_words(change: dict[str, Any], names: list[str], lang: str) -> str:
     """A seat change in the reader's language."""
-    pick = 1 if lang == "fr" else 0
-    level = LEVEL_WORDS.get(change["level"], (change["level"], change["level"]))[pick]
-    return CHANGES[change["kind"]][pick].format(level=level, name=names[change["seat"]])
+    _ = words(lang)
+    level = _(LEVEL_WORDS[change["level"]]) if change["level"] in LEVEL_WORDS else change["level"]
+    return _(CHANGES[change["kind"]]).format(level=level, name=names[change["seat"]])

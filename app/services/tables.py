@@ -240,7 +240,7 @@ def clean_name(raw: Any) -> str:
     if not name:
         raise BadRequest("A display name is needed.")
     if len(name) > NAME_MAX:
-        raise BadRequest(f"A display name has at most {NAME_MAX} characters.")
+        raise BadRequest("A display name has at most {max} characters.", {"max": NAME_MAX})
     if any(unicodedata.category(ch).startswith("C") for ch in name):
         raise BadRequest("A display name cannot contain control characters.")
     return name
@@ -457,10 +457,11 @@ class TablesService:
         `spectators_allowed`, `spectator_delay` (versions behind the game), `private` (never listed)."""
         game = self.games.get(game_slug)
         if game is None:
-            raise BadRequest(f"There is no game {game_slug!r} here.")
+            raise BadRequest("There is no game {game} here.", {"game": repr(game_slug)})
         if not isinstance(players, int) or isinstance(players, bool) or \
                 not game.min_players <= players <= game.max_players:
-            raise BadRequest(f"{game.title_en} is played by {game.min_players} to {game.max_players} players.")
+            raise BadRequest("{game} is played by {min} to {max} players.",
+                             {"game": game.title, "min": game.min_players, "max": game.max_players})
         try:
             resolved = game.resolve_options(options or {})
         except ValueError as e:
@@ -470,7 +471,7 @@ class TablesService:
             raise BadRequest("A turn timer is between one second and one day.")
         if not isinstance(spectator_delay, int) or isinstance(spectator_delay, bool) \
                 or not 0 <= spectator_delay <= MAX_SPECTATOR_DELAY:
-            raise BadRequest(f"A spectator delay is between 0 and {MAX_SPECTATOR_DELAY} actions.")
+            raise BadRequest("A spectator delay is between 0 and {max} actions.", {"max": MAX_SPECTATOR_DELAY})
         levels = seat_levels(bots, players)
         names = bot_names(levels)
         table_id = secrets.token_urlsafe(TABLE_ID_BYTES)
@@ -788,6 +789,7 @@ class TablesService:
             "game": row.game,
             "title_en": game.title_en if game else row.game,
             "title_fr": game.title_fr if game else row.game,
+            "title_it": game.title_it if game else row.game,
             "players": row.players,
             "options": row.options if isinstance(row.options, dict) else json.loads(row.options),
             "status": row.status,
@@ -922,9 +924,10 @@ class TablesService:
                 found = {r["id"]: r for r in rows}
                 for table_id in only:
                     if table_id not in found:
-                        raise NotFound(f"There is no table {table_id!r}.")
+                        raise NotFound("There is no table {table}.", {"table": repr(table_id)})
                     if found[table_id]["status"] not in ENDED:
-                        raise Conflict(f"The table {table_id!r} is still in play: only ended games have records.")
+                        raise Conflict("The table {table} is still in play: only ended games have records.",
+                                       {"table": repr(table_id)})
             else:
                 rows = (await conn.execute(wanted.where(TABLES.c.status == FINISHED))).mappings().all()
             ids = [r["id"] for r in rows]

@@ -17,28 +17,23 @@ from limits.aio.strategies import MovingWindowRateLimiter
 from starlette.requests import HTTPConnection
 
 from ..config import Settings
+from ..i18n import N_
 
 
 class RateLimited(Exception):
     """Too many requests of one kind: a 429 with `Retry-After` (seconds)."""
 
-    def __init__(self, retry_after: int, en: str, fr: str):
-        super().__init__(en)
+    def __init__(self, retry_after: int, message: str):
+        super().__init__(message)
         self.retry_after = retry_after
-        self.en = en
-        self.fr = fr
+        self.message = message  # English, a msgid of the catalogs
 
 
-TOO_MANY_TABLES = ("You created many tables in a short time: wait a little before the next one.",
-                   "Vous avez créé beaucoup de tables en peu de temps : attendez un peu avant la suivante.")
-TOO_MANY_ACTIONS = ("Too many actions in a short time: wait a moment.",
-                    "Trop d'actions en peu de temps : attendez un instant.")
-TOO_MANY_LOGINS = ("Too many login attempts: wait before trying again.",
-                   "Trop de tentatives de connexion : attendez avant de réessayer.")
-TOO_MANY_MESSAGES = ("Too many chat messages in a short time: wait a few seconds.",
-                     "Trop de messages en peu de temps : attendez quelques secondes.")
-TOO_MANY_SOCKETS = ("Too many live connections from your address: close some pages.",
-                    "Trop de connexions en direct depuis votre adresse : fermez quelques pages.")
+TOO_MANY_TABLES = N_("You created many tables in a short time: wait a little before the next one.")
+TOO_MANY_ACTIONS = N_("Too many actions in a short time: wait a moment.")
+TOO_MANY_LOGINS = N_("Too many login attempts: wait before trying again.")
+TOO_MANY_MESSAGES = N_("Too many chat messages in a short time: wait a few seconds.")
+TOO_MANY_SOCKETS = N_("Too many live connections from your address: close some pages.")
 
 
 SOCKET_RETRY_SECONDS = 5  # an open connection has no window to wait for: a short pause, then try again
@@ -66,13 +61,13 @@ class RateLimits:
         storage = self._window.storage
         return {"limit_keys": len(set(storage.events) | set(storage.storage)), "socket_clients": len(self._sockets)}
 
-    async def hit(self, item: RateLimitItem, key: str, words: tuple[str, str], always: bool = False) -> None:
+    async def hit(self, item: RateLimitItem, key: str, message: str, always: bool = False) -> None:
         """Counts one more of `item` for `key`; RateLimited when that is one too many. `always`: a rule of
         the site rather than a protection of the server, counted even when the limits are off."""
         if not (self.enabled or always) or await self._window.hit(item, key):
             return
         stats = await self._window.get_window_stats(item, key)
-        raise RateLimited(max(1, math.ceil(stats.reset_time - time.time())), *words)
+        raise RateLimited(max(1, math.ceil(stats.reset_time - time.time())), message)
 
     async def table_created(self, conn: HTTPConnection) -> None:
         await self.hit(self.tables, client_of(conn), TOO_MANY_TABLES)
@@ -91,7 +86,7 @@ class RateLimits:
     def open_socket(self, client: str) -> None:
         """Counts one more open websocket of the client; RateLimited past the maximum (then not counted)."""
         if self.enabled and self._sockets[client] >= self.max_sockets:
-            raise RateLimited(SOCKET_RETRY_SECONDS, *TOO_MANY_SOCKETS)
+            raise RateLimited(SOCKET_RETRY_SECONDS, TOO_MANY_SOCKETS)
         self._sockets[client] += 1
 
     def close_socket(self, client: str) -> None:

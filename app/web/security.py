@@ -26,7 +26,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import observability
 from ..config import Settings
-from ..i18n import pick_lang, translator
+from ..i18n import N_, page_words, pick_lang, words
 from ..pages.render import ENV
 from .bodies import BadJSON, check_json
 from .limits import RateLimited, RateLimits, client_of
@@ -46,20 +46,19 @@ def wants_json(conn: HTTPConnection) -> bool:
     return conn.url.path.startswith("/api/") or "text/html" not in conn.headers.get("accept", "")
 
 
-def error_response(conn: HTTPConnection, status: int, en: str, fr: str,
+def error_response(conn: HTTPConnection, status: int, message: str,
                    headers: dict[str, str] | None = None) -> Response:
     """An error as the caller reads it: JSON for the API, the site's message page (in the reader's language)
     for a browser."""
     if wants_json(conn):
-        return JSONResponse({"error": en}, status_code=status, headers=headers)
+        return JSONResponse({"error": message}, status_code=status, headers=headers)
     lang = pick_lang(conn.cookies, conn.headers, None)
-    tr = translator(lang)
     try:
         html = ENV.get_template("message.html").render(
-            {"request": conn, "lang": lang, "tr": tr, "path": conn.url.path, "message": tr(en, fr)})
+            {"request": conn, **page_words(lang), "path": conn.url.path, "message": words(lang)(message)})
     except Exception:  # the page itself failed: a bare sentence still tells what happened
         log.exception("the error page could not be rendered")
-        html = f"<!doctype html><title>Tabula</title><p>{en}</p>"
+        html = f"<!doctype html><title>Tabula</title><p>{message}</p>"
     return HTMLResponse(html, status_code=status, headers=headers)
 
 
@@ -73,14 +72,12 @@ def clip_echo(message: str) -> str:
 
 
 def rate_limited_response(conn: HTTPConnection, exc: RateLimited) -> Response:
-    return error_response(conn, 429, exc.en, exc.fr, {"Retry-After": str(exc.retry_after)})
+    return error_response(conn, 429, exc.message, {"Retry-After": str(exc.retry_after)})
 
 
-INTERNAL = ("Something went wrong on the server. The error is logged; please try again.",
-            "Une erreur s'est produite sur le serveur. Elle est consignée ; réessayez.")
-CROSS_SITE = ("This form was sent from another site: it was refused and nothing changed.",
-              "Ce formulaire vient d'un autre site : il est refusé et rien n'a changé.")
-TOO_LARGE = ("That request is too large.", "Cette requête est trop grande.")
+INTERNAL = N_("Something went wrong on the server. The error is logged; please try again.")
+CROSS_SITE = N_("This form was sent from another site: it was refused and nothing changed.")
+TOO_LARGE = N_("That request is too large.")
 
 
 # ------------------------------------------------------------------------------------- the policy
@@ -171,8 +168,8 @@ class Edge:
                         headers[name] = value
             await send(message)
 
-        async def refuse(status: int, words: tuple[str, str]) -> None:
-            await error_response(request, status, *words)(scope, receive, send_secured)
+        async def refuse(status: int, message: str) -> None:
+            await error_response(request, status, message)(scope, receive, send_secured)
 
         if scope["method"] not in SAFE_METHODS and cross_site(self.settings, request.headers):
             await refuse(403, CROSS_SITE)
@@ -180,7 +177,7 @@ class Edge:
         try:
             body = await self._body(request.headers, receive)
         except BadJSON as e:
-            await refuse(e.status, TOO_LARGE if e.status == 413 else (e.message, e.message))
+            await refuse(e.status, TOO_LARGE if e.status == 413 else e.message)
             return
         replayed = False
 
@@ -233,7 +230,7 @@ class Edge:
             await receive()  # websocket.connect
             await send({"type": "websocket.accept"})
             await send({"type": "websocket.send", "text": json.dumps(
-                {"type": "error", "status": 429, "error": e.en, "retry_after": e.retry_after})})
+                {"type": "error", "status": 429, "error": e.message, "retry_after": e.retry_after})})
             await send({"type": "websocket.close", "code": CLOSE_TRY_LATER})
             return
         try:

@@ -15,12 +15,14 @@ from .messages import CONFIRMATIONS, MESSAGES, REFUSALS, render_args, waiting_fo
 class AleaIactaEst(Game):
     slug = "alea_iacta_est"
     move_weights = MOVE_WEIGHTS[slug]  # of the random playouts and the bots
-    title_en = "Alea Iacta Est"
-    title_fr = "César jouait-il aux dés ?"
-    pitch_en = "Roll eight dice and place them in the Templum, Senatus, Castrum and Forum to win provinces, " \
-               "patricians, Senate cards and the favour of Fortuna."
-    pitch_fr = "Lancez vos huit dés et placez-les au Templum, au Senatus, au Castrum et au Forum pour gagner " \
-               "provinces, habitants, cartes sénat et faveurs divines."
+    title = {"en": "Alea Iacta Est", "fr": "César jouait-il aux dés ?", "it": "Alea Iacta Est"}
+    # RULES 3.4: the Templum (and with it Fortuna) is in play at 4 and 5 players only.
+    pitch = {"en": "Roll eight dice and place them in the Senatus, Castrum and Forum to win provinces, patricians "
+                   "and Senate cards; at 4 or 5 players the Templum adds the favour of Fortuna.",
+             "fr": "Lancez vos huit dés et placez-les au Senatus, au Castrum et au Forum pour gagner provinces, "
+                   "habitants et cartes sénat ; à 4 ou 5 joueurs, le Templum ajoute les faveurs de Fortuna.",
+             "it": "Lanciate otto dadi e piazzateli nel Senatus, nel Castrum e nel Foro per conquistare province, "
+                   "patrizi e carte Senato; in 4 o 5 giocatori il Templum aggiunge il favore della Fortuna."}
     min_players = 2
     max_players = 5
     options = ()

@@ -1,4 +1,4 @@
-"""Game-log sentences, English and French, and how their arguments are printed.
+"""Game-log sentences, refusals and confirmations in every language, and how their arguments are printed.
 
 Log entries keep their arguments compact (a log is copied with every state): `render_args` turns them into
 language-neutral words before the sentence is filled in. Arguments whose name ends in "seat" are seats
@@ -9,6 +9,9 @@ Entries sent with `to=[seat]` are private to that seat, so they may say "you".
 """
 
 from typing import Any
+
+from games.core import add_language, in_lang
+from games.core.game import PLAY
 
 from .components import BUILDING_NAMES, patrician_label, province_label
 
@@ -159,20 +162,22 @@ CONFIRMATIONS: dict[str, dict[str, str]] = {
 }
 
 
-WAITING = {
-    "turn": ("place dice in a building", "placer des dés dans un bâtiment"),
-    "end_turn": ("pass the dice", "passer les dés"),
-    "fortuna": ("keep Fortuna tiles", "garder des jetons « faveur divine »"),
-    "senate": ("keep a Senate card", "garder une carte sénat"),
-    "castrum": ("choose a province", "choisir une province"),
-    "forum": ("choose a patrician", "choisir un habitant"),
+WAITING: dict[str, dict[str, str]] = {
+    "turn": {"en": "place dice in a building", "fr": "placer des dés dans un bâtiment",
+             "it": "piazzare dadi in un edificio"},
+    "end_turn": {"en": "pass the dice", "fr": "passer les dés", "it": "passare i dadi"},
+    "fortuna": {"en": "keep Fortuna tiles", "fr": "garder des jetons « faveur divine »",
+                "it": "tenere tessere Fortuna"},
+    "senate": {"en": "keep a Senate card", "fr": "garder une carte sénat", "it": "tenere una carta Senato"},
+    "castrum": {"en": "choose a province", "fr": "choisir une province", "it": "scegliere una provincia"},
+    "forum": {"en": "choose a patrician", "fr": "choisir un habitant", "it": "scegliere un patrizio"},
 }
 
 
 def waiting_for(view: dict[str, Any], lang: str) -> str:
     """What the game waits for, after the names of the seats to act."""
     phase = "end_turn" if view["phase"] == "turn" and not view["rolled"] else view["phase"]
-    return WAITING.get(phase, ("play", "jouer"))[1 if lang == "fr" else 0]
+    return in_lang(WAITING.get(phase, PLAY), lang)
 # Why an action is refused (rules.refusal): code -> the sentence in each language.
 REFUSALS: dict[str, dict[str, str]] = {
     "aie.now_end_turn": {"en": "Your dice are placed: pass the dice to the next player, or take back your move.",
@@ -235,3 +240,74 @@ REFUSALS: dict[str, dict[str, str]] = {
     "aie.take_patrician": {"en": "Choose one of the patricians under the Forum.",
                            "fr": "Choisissez l'un des habitants sous le Forum."},
 }
+
+
+# ---------------------------------------------------------------------------------------------- Italian
+
+add_language(MESSAGES, "it", {
+    "first_player": "{seat} è sorteggiato come primo giocatore.",
+    "round_start": "Round {round} di {rounds}, comincia {seat}. Province al Castrum: {provinces}. "
+                   "Patrizi al Foro: {patricians}.",
+    "reroll": "{seat} spende un gettone Repete (gliene restano {chips}) e rilancia {dice}: {new}.",
+    "place": "{seat} ottiene {roll} e piazza {dice} nel {building}.",
+    "place_templum": "{seat} ottiene {roll} e piazza {dice} nel Templum, pescando {count} tessere Fortuna coperte.",
+    "forum_out": "Un {die} di {owner_seat} esce dal Foro e finisce nella Latrina.",
+    "latrina_forced": "{seat} ottiene {roll}, non può piazzare nessun dado e mette un {die} nella Latrina.",
+    "last_die": "{seat} ha piazzato il suo ultimo dado: il round finisce al termine di questo giro.",
+    "round_end": "Fine del round {round}. I dadi non piazzati vanno nella Latrina: {per_seat}.",
+    "fortuna_draw_own": "Pescate le tessere Fortuna {tiles}.",
+    "fortuna_reshuffle": "Le {count} tessere Fortuna scartate sono mescolate in un nuovo mazzo.",
+    "fortuna_empty": "Non resta nessuna tessera Fortuna per {seat}.",
+    "templum_best": "Templum: {seat} è primo e tiene due tessere; gli altri presenti ne tengono una.",
+    "fortuna_keep": "{seat} tiene scoperte le tessere Fortuna {tiles} e ne scarta {count}.",
+    "senate_draw": "Senatus: {seat} ha la scala migliore e pesca {count} carte Senato.",
+    "senate_see": "Guardate le carte Senato {cards}.",
+    "senate_keep": "{seat} tiene una carta Senato.",
+    "senate_pass": "{seat} passa {count} carte Senato a {to_seat}.",
+    "senate_under": "{count} carte Senato tornano sotto il mazzo.",
+    "senate_latrina": "{seat} non ottiene carte Senato: {count} dadi del Senatus vanno nella Latrina.",
+    "castrum_take": "Castrum: {seat} ({combo}) prende la provincia {province}.",
+    "castrum_latrina": "La combinazione {combo} di {seat} al Castrum non vince nulla e finisce nella Latrina.",
+    "provinces_removed": "Le province che nessuno ha preso escono dal gioco: {provinces}.",
+    "forum_take": "Foro: {seat} (dado {die}) prende il patrizio {patrician}.",
+    "patricians_removed": "I patrizi che nessuno ha preso escono dal gioco: {patricians}.",
+    "chips": "Latrina: un gettone Repete per ogni dado presente: {per_seat}.",
+    "game_end": "L'ultimo round è finito: conteggio finale.",
+})
+
+add_language(CONFIRMATIONS, "it", {
+    "aie.templum_final": "Un piazzamento nel Templum fa pescare tessere Fortuna: non si potrà riprendere.",
+})
+
+add_language(REFUSALS, "it", {
+    "aie.now_end_turn": "I vostri dadi sono piazzati: passate i dadi al giocatore successivo o riprendete la mossa.",
+    "aie.now_turn": "Ora rilanciate o piazzate dadi.",
+    "aie.now_fortuna": "Ora scegliete le tessere Fortuna che tenete.",
+    "aie.now_senate": "Ora scegliete la carta Senato che tenete.",
+    "aie.now_castrum": "Ora scegliete una provincia.",
+    "aie.now_forum": "Ora scegliete un patrizio.",
+    "aie.extra_fields": "Questa azione ha campi che non prevede.",
+    "aie.dice_values": "Indicate i dadi con i loro valori.",
+    "aie.not_your_dice": "Questi dadi non sono tra i vostri dadi non piazzati.",
+    "aie.no_chip": "Non avete più gettoni Repete.",
+    "aie.no_reroll": "Non potete rilanciare questo.",
+    "aie.latrina_not_placeable": "I dadi vanno nella Latrina solo se nessun edificio può accoglierne (o se sono "
+                                 "cacciati dal Foro).",
+    "aie.no_such_building": "Questo edificio non esiste.",
+    "aie.no_templum": "Il Templum si usa solo con 4 o 5 giocatori.",
+    "aie.dice_order": "Indicate i dadi in ordine crescente.",
+    "aie.templum_one": "Nel Templum i vostri dadi devono essere esattamente {count} con una somma superiore a {sum}: "
+                       "piazzate 1 dado.",
+    "aie.templum_more": "Nel Templum i vostri dadi devono essere esattamente {count} con una somma superiore a "
+                        "{sum}: piazzate {need} dadi.",
+    "aie.senatus_straight": "I vostri dadi nel Senatus devono formare una scala che batta la migliore scala presente.",
+    "aie.castrum_one_value": "Una combinazione del Castrum è fatta di dadi di uno stesso valore.",
+    "aie.castrum_tie": "Questa combinazione del Castrum eguaglierebbe quella di un altro giocatore, e le parità "
+                       "non sono ammesse.",
+    "aie.forum_rule": "Il Foro accoglie un dado, o due dadi la cui somma fa {sum}.",
+    "aie.latrina_placeable": "Potete piazzare un dado in un edificio, quindi nessuno va nella Latrina.",
+    "aie.keep_fortuna": "Tenete esattamente {count} delle tessere Fortuna pescate in questo round.",
+    "aie.keep_senate": "Tenete una delle carte Senato che vi sono proposte.",
+    "aie.take_province": "Scegliete una delle province sotto il Castrum.",
+    "aie.take_patrician": "Scegliete uno dei patrizi sotto il Foro.",
+})

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core import State
+from games.core import LANGS, State, Text, fill, score_line
 
 from .components import (
     COLOUR_KEYS, JOKER, MAN, PATRICIAN_INFO, PROVINCE_INFO, SENATE_CARD, SENATE_ORDER,
@@ -22,9 +22,9 @@ from .components import (
 Assignment = dict[str, list[str]]  # province id -> patrician ids placed there (at most one man, one woman)
 
 
-def line(en: str, fr: str, points: int, part: str) -> dict[str, Any]:
+def line(templates: Text, points: int, part: str, **args: Any) -> dict[str, Any]:
     """A breakdown line (games.core.score_line) tagged with the part of the score it belongs to."""
-    return {"en": en, "fr": fr, "points": points, "part": part}
+    return {**score_line(fill(templates, **args), points), "part": part}
 
 
 def valid_assignment(provinces: list[str], patricians: list[str], assignment: Assignment) -> bool:
@@ -94,19 +94,22 @@ def score_lines(provinces: list[str], patricians: list[str], cards: list[str], f
         name = province_label(pid)
         if people:
             who = ", ".join(patrician_label(p) for p in people)
-            lines.append(line(f"Province {name} with {who}", f"Province {name} avec {who}", value, "provinces"))
+            lines.append(line({"en": "Province {name} with {who}", "fr": "Province {name} avec {who}",
+                               "it": "Provincia {name} con {who}"}, value, "provinces", name=name, who=who))
         else:
-            lines.append(line(f"Province {name}, empty (−1)", f"Province {name}, vide (−1)", value - 1,
-                              "provinces"))
+            lines.append(line({"en": "Province {name}, empty (−1)", "fr": "Province {name}, vide (−1)",
+                               "it": "Provincia {name}, vuota (−1)"}, value - 1, "provinces", name=name))
     if placed:
         values = " + ".join(str(PATRICIAN_INFO[p][2]) for p in sort_patricians(placed))
-        lines.append(line(f"Patricians in provinces: {values}", f"Habitants installés : {values}",
-                          sum(PATRICIAN_INFO[p][2] for p in placed), "patricians"))
+        lines.append(line({"en": "Patricians in provinces: {values}", "fr": "Habitants installés : {values}",
+                           "it": "Patrizi nelle province: {values}"},
+                          sum(PATRICIAN_INFO[p][2] for p in placed), "patricians", values=values))
     unplaced = [p for p in sort_patricians(patricians) if p not in placed]
     if unplaced:
         who = ", ".join(patrician_label(p) for p in unplaced)
-        lines.append(line(f"Patricians without a province (0 each): {who}",
-                          f"Habitants sans province (0 chacun) : {who}", 0, "patricians"))
+        lines.append(line({"en": "Patricians without a province (0 each): {who}",
+                           "fr": "Habitants sans province (0 chacun) : {who}",
+                           "it": "Patrizi senza provincia (0 ciascuno): {who}"}, 0, "patricians", who=who))
     ctx = {
         "couples": sum(1 for pid in assignment if len(assignment[pid]) == 2),
         "empty": sum(1 for pid in provinces if not assignment.get(pid)),
@@ -126,15 +129,17 @@ def score_lines(provinces: list[str], patricians: list[str], cards: list[str], f
         points = card_points(card, card not in seen, ctx)
         seen.add(card)
         info = SENATE_CARD[card]
-        lines.append(line(f"Senate card {card}: {info['en']}", f"Carte sénat {card} : {info['fr']}", points,
-                          "senate"))
+        lines.append(line({"en": "Senate card {card}: {text}", "fr": "Carte sénat {card} : {text}",
+                           "it": "Carta Senato {card}: {text}"}, points, "senate", card=card,
+                          text={lang: info[lang] for lang in LANGS}))
     if fortuna:
         values = " + ".join(str(v) for v in sorted(fortuna, reverse=True))
-        lines.append(line(f"Fortuna tiles: {values}", f"Jetons « faveur divine » : {values}", sum(fortuna),
-                          "fortuna"))
+        lines.append(line({"en": "Fortuna tiles: {values}", "fr": "Jetons « faveur divine » : {values}",
+                           "it": "Tessere Fortuna: {values}"}, sum(fortuna), "fortuna", values=values))
     if chips:
-        lines.append(line(f"Repete chips: {chips} → one point per pair", f"Jetons « relance » : {chips} → un "
-                          f"point par paire", chips // 2, "chips"))
+        lines.append(line({"en": "Repete chips: {chips} → one point per pair",
+                           "fr": "Jetons « relance » : {chips} → un point par paire",
+                           "it": "Gettoni Repete: {chips} → un punto ogni due"}, chips // 2, "chips", chips=chips))
     return lines
 
 
@@ -263,14 +268,15 @@ def score(state: State) -> dict[str, Any]:
         best = max(tiebreak_values[s] for s in leaders)
         winners = [s for s in leaders if tiebreak_values[s] == best]
         values = ", ".join(str(tiebreak_values[s]) for s in leaders)
-        shared_en = " The tie remains: the victory is shared." if len(winners) > 1 else ""
-        shared_fr = " L'égalité persiste : la victoire est partagée." if len(winners) > 1 else ""
-        tiebreak = {
-            "en": f"Tie on {top} points, broken by the value of patricians without a province "
-                  f"({values}).{shared_en}",
-            "fr": f"Égalité à {top} points, départagée par la valeur des habitants sans province "
-                  f"({values}).{shared_fr}",
-        }
+        shared = {"en": " The tie remains: the victory is shared.",
+                  "fr": " L'égalité persiste : la victoire est partagée.",
+                  "it": " La parità resta: la vittoria è condivisa."} if len(winners) > 1 else ""
+        tiebreak = fill({"en": "Tie on {top} points, broken by the value of patricians without a province "
+                               "({values}).{shared}",
+                         "fr": "Égalité à {top} points, départagée par la valeur des habitants sans province "
+                               "({values}).{shared}",
+                         "it": "Parità a {top} punti, spareggiata dal valore dei patrizi senza provincia "
+                               "({values}).{shared}"}, top=top, values=values, shared=shared)
     return {"scores": scores, "winners": winners, "breakdown": breakdown, "tiebreak": tiebreak}
 
 

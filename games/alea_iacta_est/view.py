@@ -239,13 +239,18 @@ def unseen(state: State) -> list[dict[str, Any]]:
     """What no seat's view shows, for the replay of a finished game: the piles in drawing order and the
     face-down Fortuna discards (a seat sees its own Fortuna tiles and Senate cards in its view)."""
     return [
-        reveal_line("Province pile, first drawn first", "Pioche des provinces, de la première tirée",
+        reveal_line({"en": "Province pile, first drawn first", "fr": "Pioche des provinces, de la première tirée",
+                     "it": "Mazzo delle province, dalla prima pescata"},
                     map(province_label, state["province_pile"])),
-        reveal_line("Patrician pile, first drawn first", "Pioche des patriciens, du premier tiré",
+        reveal_line({"en": "Patrician pile, first drawn first", "fr": "Pioche des patriciens, du premier tiré",
+                     "it": "Mazzo dei patrizi, dal primo pescato"},
                     map(patrician_label, state["patrician_pile"])),
-        reveal_line("Fortuna pile, first drawn first", "Pioche Fortuna, de la première tirée", state["fortuna_pile"]),
-        reveal_line("Fortuna discards, face down", "Défausse Fortuna, face cachée", state["fortuna_discard"]),
-        reveal_line("Senate deck, first drawn first, then the cards returned under it",
-                    "Pioche du Sénat, de la première tirée, puis les cartes remises dessous",
+        reveal_line({"en": "Fortuna pile, first drawn first", "fr": "Pioche Fortuna, de la première tirée",
+                     "it": "Mazzo Fortuna, dalla prima pescata"}, state["fortuna_pile"]),
+        reveal_line({"en": "Fortuna discards, face down", "fr": "Défausse Fortuna, face cachée",
+                     "it": "Scarti Fortuna, coperti"}, state["fortuna_discard"]),
+        reveal_line({"en": "Senate deck, first drawn first, then the cards returned under it",
+                     "fr": "Pioche du Sénat, de la première tirée, puis les cartes remises dessous",
+                     "it": "Mazzo del Senato, dalla prima pescata, poi le carte rimesse sotto"},
                     [*state["senate_deck"], *state["senate_under"]]),
     ]

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.game import LANGS, Text, fill
+
 # --------------------------------------------------------------------------------------- PROPOSED
 # Numbers and lists with no source behind them (RULES.md marks them reconstructed). One table, read by the
 # rules code.
@@ -24,12 +26,12 @@ PROPOSED: dict[str, Any] = {
     "deck_values": ((1, 2, 3), (4, 5, 6), (7, 8, 9)),
     # 2.1: resource -> province (only Meat = Gaul is legible in FR-AVE); cosmetic.
     "provinces": {
-        "wheat": ("Egypt", "Égypte"),
-        "meat": ("Gaul", "Gaule"),
-        "iron": ("Britannia", "Bretagne"),
-        "cloth": ("Asia", "Asie"),
-        "wood": ("Germania", "Germanie"),
-        "olives": ("Hispania", "Hispanie"),
+        "wheat": {"en": "Egypt", "fr": "Égypte", "it": "Egitto"},
+        "meat": {"en": "Gaul", "fr": "Gaule", "it": "Gallia"},
+        "iron": {"en": "Britannia", "fr": "Bretagne", "it": "Britannia"},
+        "cloth": {"en": "Asia", "fr": "Asie", "it": "Asia"},
+        "wood": {"en": "Germania", "fr": "Germanie", "it": "Germania"},
+        "olives": {"en": "Hispania", "fr": "Hispanie", "it": "Hispania"},
     },
     # 2.6 A.5: the bid spaces of every board ("case Mise" numbers lost in the OCR).
     "bid_spaces": tuple(range(1, 16)),
@@ -68,12 +70,12 @@ ANTI_BAD_LUCK_PILES = ((8, 2), (9, 3))  # (other events, Wars) for the upper the
 # --------------------------------------------------------------------------------------- resources
 RESOURCE_TYPES = ("wheat", "meat", "iron", "cloth", "wood", "olives")
 RESOURCE_NAMES = {
-    "wheat": ("Wheat", "Blé"),
-    "meat": ("Meat", "Viande"),
-    "iron": ("Iron", "Fer"),
-    "cloth": ("Cloth", "Tissu"),
-    "wood": ("Wood", "Bois"),
-    "olives": ("Olives", "Olives"),
+    "wheat": {"en": "Wheat", "fr": "Blé", "it": "Grano"},
+    "meat": {"en": "Meat", "fr": "Viande", "it": "Carne"},
+    "iron": {"en": "Iron", "fr": "Fer", "it": "Ferro"},
+    "cloth": {"en": "Cloth", "fr": "Tissu", "it": "Stoffa"},
+    "wood": {"en": "Wood", "fr": "Bois", "it": "Legno"},
+    "olives": {"en": "Olives", "fr": "Olives", "it": "Olive"},
 }
 VALUES = tuple(range(1, 10))
 BAND_DOTS = ("●", "●●", "●●●")
@@ -96,12 +98,13 @@ GOVERNOR_TYPE = {g: g[len("governor_"):] for g in GOVERNORS}
 SENATE_COUNTS = {**{g: 1 for g in GOVERNORS}, "censor": 5, "consul": 2, "quaestor": 2}
 SENATE_DECK = tuple(card for card, n in SENATE_COUNTS.items() for _ in range(n))
 SENATE_NAMES = {
-    **{g: (f"Governor of {PROPOSED['provinces'][GOVERNOR_TYPE[g]][0]} ({RESOURCE_NAMES[GOVERNOR_TYPE[g]][0]})",
-           f"Gouverneur de {PROPOSED['provinces'][GOVERNOR_TYPE[g]][1]} ({RESOURCE_NAMES[GOVERNOR_TYPE[g]][1]})")
+    **{g: fill({"en": "Governor of {province} ({resource})", "fr": "Gouverneur de {province} ({resource})",
+                "it": "Governatore di {province} ({resource})"},
+               province=PROPOSED["provinces"][GOVERNOR_TYPE[g]], resource=RESOURCE_NAMES[GOVERNOR_TYPE[g]])
        for g in GOVERNORS},
-    "censor": ("Censor", "Censeur"),
-    "consul": ("Consul", "Consul"),
-    "quaestor": ("Quaestor", "Questeur"),
+    "censor": {"en": "Censor", "fr": "Censeur", "it": "Censore"},
+    "consul": {"en": "Consul", "fr": "Consul", "it": "Console"},
+    "quaestor": {"en": "Quaestor", "fr": "Questeur", "it": "Questore"},
 }
 
 # ------------------------------------------------------------------------------------------ events
@@ -111,36 +114,36 @@ EVENT_COUNTS = {"war": 5, "new_senator": 3, **{d: DEFICITS.count(d) for d in DEF
                 "civil_conflict": 3, "eviction": 2, "senate_majority": 6}
 EVENT_DECK = tuple(card for card, n in EVENT_COUNTS.items() for _ in range(n))
 EVENT_NAMES = {
-    "war": ("War", "Guerre"),
-    "new_senator": ("New Senator", "Nouveau Sénateur"),
-    **{d: (f"Public Deficit ({DEFICIT_AMOUNT[d]})", f"Déficit public ({DEFICIT_AMOUNT[d]})") for d in DEFICITS},
-    "civil_conflict": ("Civil Conflict", "Conflit civil"),
-    "eviction": ("Eviction", "Éviction"),
-    "senate_majority": ("Senate Majority", "Majorité au Sénat"),
+    "war": {"en": "War", "fr": "Guerre", "it": "Guerra"},
+    "new_senator": {"en": "New Senator", "fr": "Nouveau Sénateur", "it": "Nuovo Senatore"},
+    **{d: fill({"en": "Public Deficit ({amount})", "fr": "Déficit public ({amount})",
+                "it": "Deficit pubblico ({amount})"}, amount=DEFICIT_AMOUNT[d]) for d in DEFICITS},
+    "civil_conflict": {"en": "Civil Conflict", "fr": "Conflit civil", "it": "Conflitto civile"},
+    "eviction": {"en": "Eviction", "fr": "Éviction", "it": "Espulsione"},
+    "senate_majority": {"en": "Senate Majority", "fr": "Majorité au Sénat", "it": "Maggioranza in Senato"},
 }
 
 # ------------------------------------------------------------------------- influence cards (variant)
 INFLUENCE = ("vox_populi", "tribunes", "lictors", "merchants", "cavalry", "pontifex", "princeps", "prefects",
              "praetors")
 INFLUENCE_NAMES = {
-    "vox_populi": ("Vox Populi", "Vox Populi"),
-    "tribunes": ("Tribunes' Support", "Soutien des tribuns"),
-    "lictors": ("Lictors", "Licteurs"),
-    "merchants": ("Merchants", "Marchands"),
-    "cavalry": ("Cavalry", "Cavalerie"),
-    "pontifex": ("Pontifex Maximus", "Pontifex Maximus"),
-    "princeps": ("Princeps Senatus", "Princeps Senatus"),
-    "prefects": ("Prefects", "Préfets"),
-    "praetors": ("Praetors", "Praetors"),
+    "vox_populi": {"en": "Vox Populi", "fr": "Vox Populi", "it": "Vox Populi"},
+    "tribunes": {"en": "Tribunes' Support", "fr": "Soutien des tribuns", "it": "Sostegno dei Tribuni"},
+    "lictors": {"en": "Lictors", "fr": "Licteurs", "it": "Littori"},
+    "merchants": {"en": "Merchants", "fr": "Marchands", "it": "Mercanti"},
+    "cavalry": {"en": "Cavalry", "fr": "Cavalerie", "it": "Cavalleria"},
+    "pontifex": {"en": "Pontifex Maximus", "fr": "Pontifex Maximus", "it": "Pontifex Maximus"},
+    "princeps": {"en": "Princeps Senatus", "fr": "Princeps Senatus", "it": "Princeps Senatus"},
+    "prefects": {"en": "Prefects", "fr": "Préfets", "it": "Prefetti"},
+    "praetors": {"en": "Praetors", "fr": "Praetors", "it": "Pretori"},
 }
 
 
-def card_name(card: str) -> tuple[str, str]:
-    """The English and French name of any card id."""
+def card_name(card: str) -> Text:
+    """The name of any card id, in every language."""
     if card in RESOURCE_VALUE:
-        en, fr = RESOURCE_NAMES[RESOURCE_TYPE[card]]
-        value = RESOURCE_VALUE[card]
-        return f"{en} {value}", f"{fr} {value}"
+        return fill({lang: "{resource} {value}" for lang in LANGS}, resource=RESOURCE_NAMES[RESOURCE_TYPE[card]],
+                    value=RESOURCE_VALUE[card])
     for table in (SENATE_NAMES, INFLUENCE_NAMES, EVENT_NAMES):
         if card in table:
             return table[card]

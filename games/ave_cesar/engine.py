@@ -15,10 +15,13 @@ from .messages import CONFIRMATIONS, MESSAGES, REFUSALS, render_args, waiting_fo
 class AveCesar(Game):
     slug = "ave_cesar"
     move_weights = MOVE_WEIGHTS[slug]  # of the random playouts and the bots
-    title_en = "Ave César (Senators)"
-    title_fr = "Ave César"
-    pitch_en = "Auctions, extortion and a hidden purse: buy the Senate before the 4th War."
-    pitch_fr = "Enchères, extorsion et bourse cachée : achetez le Sénat avant la 4e Guerre."
+    title = {"en": "Ave César (Senators)", "fr": "Ave César", "it": "Ave César (Senatori)"}
+    # RULES 2.4.3, 2.9.2: the 4th War ends the game; the most senators wins.
+    pitch = {"en": "Auctions, extortion and a hidden purse: win the most senators before the 4th War ends the game.",
+             "fr": "Enchères, extorsion et bourse cachée : gagnez le plus de sénateurs avant que la 4e Guerre "
+                   "ne termine la partie.",
+             "it": "Aste, estorsioni e una borsa nascosta: conquistate più senatori di tutti prima che la 4ª "
+                   "Guerra chiuda la partita."}
     min_players = 3
     max_players = 5
     rules_version = 1
@@ -27,17 +30,24 @@ class AveCesar(Game):
     confirmations = {**CORE_CONFIRMATIONS, **CONFIRMATIONS}
     options = (
         Option("influence", False, (False, True),
-               en="Influence variant: players + 1 random influence cards are drafted before the first turn, "
-                  "from the player to the right of the first player, counter-clockwise.",
-               fr="Variante Influence : nombre de joueurs + 1 cartes Influence tirées au hasard sont choisies "
-                  "avant le premier tour, par le joueur à droite du premier joueur puis dans le sens anti-horaire.",
-               label_en="Influence cards", label_fr="Cartes Influence"),
+               text={"en": "Influence variant: players + 1 random influence cards are drafted before the first "
+                           "turn, from the player to the right of the first player, counter-clockwise.",
+                     "fr": "Variante Influence : nombre de joueurs + 1 cartes Influence tirées au hasard sont "
+                           "choisies avant le premier tour, par le joueur à droite du premier joueur puis dans le "
+                           "sens anti-horaire.",
+                     "it": "Variante Influenza: prima del primo turno si scelgono a turno tante carte Influenza "
+                           "estratte a caso quanti i giocatori più una, a partire dal giocatore a destra del primo "
+                           "giocatore, in senso antiorario."},
+               label={"en": "Influence cards", "fr": "Cartes Influence", "it": "Carte Influenza"}),
         Option("anti_bad_luck", False, (False, True),
-               en="Anti-bad-luck event deck: 2 Wars shuffled into an upper pile of 10 cards, 3 into a lower pile "
-                  "of 12, so the 4th War can only come from the lower pile.",
-               fr="Variante Anti-malchance : 2 Guerres mélangées dans un premier paquet de 10 cartes, 3 dans un "
-                  "second de 12 ; la 4e Guerre ne peut venir que du second paquet.",
-               label_en="Anti-bad-luck events", label_fr="Événements anti-malchance"),
+               text={"en": "Anti-bad-luck event deck: 2 Wars shuffled into an upper pile of 10 cards, 3 into a "
+                           "lower pile of 12, so the 4th War can only come from the lower pile.",
+                     "fr": "Variante Anti-malchance : 2 Guerres mélangées dans un premier paquet de 10 cartes, 3 "
+                           "dans un second de 12 ; la 4e Guerre ne peut venir que du second paquet.",
+                     "it": "Mazzo degli eventi anti-sfortuna: 2 Guerre mescolate in un primo mazzo di 10 carte, 3 "
+                           "in un secondo di 12, così la 4ª Guerra può venire solo dal secondo mazzo."},
+               label={"en": "Anti-bad-luck events", "fr": "Événements anti-malchance",
+                      "it": "Eventi anti-sfortuna"}),
     )
 
     # --------------------------------------------------------------------------------- contract

@@ -1,9 +1,12 @@
-"""Ave César's game-log sentences in English and French; card ids in their arguments are put in words in the
-reader's language (`render_args`)."""
+"""Ave César's game-log sentences, refusals and confirmations in every language; card ids in their arguments
+are put in words in the reader's language (`render_args`)."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from games.core import add_language, in_lang
+from games.core.game import PLAY
 
 from .components import card_name
 
@@ -101,37 +104,45 @@ MESSAGES: dict[str, dict[str, str]] = {
 
 def render_args(args: dict[str, Any], lang: str) -> dict[str, Any]:
     """Card ids in a log entry's arguments, put in words in the reader's language."""
-    i = 1 if lang == "fr" else 0
     args = dict(args)
     if "card" in args:
-        args["card"] = card_name(args["card"])[i]
+        args["card"] = in_lang(card_name(args["card"]), lang)
     if "cards" in args:
         values = {g: v for g, v in args.get("values", ())}
-        args["cards"] = ", ".join(card_name(c)[i] + (f" (= {values[c]})" if c in values else "")
+        args["cards"] = ", ".join(in_lang(card_name(c), lang) + (f" (= {values[c]})" if c in values else "")
                                   for c in args["cards"])
     return args
 
 
-WAITING = {
-    "draft": ("choose an influence card", "choisir une carte Influence"),
-    "sealed_bid": ("seal a secret bid", "cacher une mise secrète"),
-    "new_senator": ("accept or decline the New Senator", "accepter ou refuser le Nouveau Sénateur"),
-    "choose_action": ("choose Auction, Extortion or Counters", "choisir Enchères, Extorsion ou Comptoirs"),
-    "auction_bidding": ("bid on the lots", "miser sur les lots"),
-    "auction_settling": ("settle the lots", "régler les lots"),
-    "prefects": ("protect a card with the Prefects, or not", "protéger une carte avec les Préfets, ou non"),
-    "extortion_target": ("choose a card to extort", "choisir une carte à extorquer"),
-    "extortion_price": ("name the price", "fixer le prix"),
-    "extortion_answer": ("pay or give up the card", "payer ou céder la carte"),
-    "counters_join": ("join the Counters or not", "rejoindre les Comptoirs ou non"),
-    "counters": ("trade at the Counters", "commercer aux Comptoirs"),
-    "governor_value": ("choose the Governor's value", "choisir la valeur du Gouverneur"),
+WAITING: dict[str, dict[str, str]] = {
+    "draft": {"en": "choose an influence card", "fr": "choisir une carte Influence",
+              "it": "scegliere una carta Influenza"},
+    "sealed_bid": {"en": "seal a secret bid", "fr": "cacher une mise secrète", "it": "fare un'offerta segreta"},
+    "new_senator": {"en": "accept or decline the New Senator", "fr": "accepter ou refuser le Nouveau Sénateur",
+                    "it": "accettare o rifiutare il Nuovo Senatore"},
+    "choose_action": {"en": "choose Auction, Extortion or Counters", "fr": "choisir Enchères, Extorsion ou Comptoirs",
+                      "it": "scegliere Asta, Estorsione o Empori"},
+    "auction_bidding": {"en": "bid on the lots", "fr": "miser sur les lots", "it": "puntare sui lotti"},
+    "auction_settling": {"en": "settle the lots", "fr": "régler les lots", "it": "assegnare i lotti"},
+    "prefects": {"en": "protect a card with the Prefects, or not", "fr": "protéger une carte avec les Préfets, ou non",
+                 "it": "proteggere o no una carta con i Prefetti"},
+    "extortion_target": {"en": "choose a card to extort", "fr": "choisir une carte à extorquer",
+                         "it": "scegliere una carta da estorcere"},
+    "extortion_price": {"en": "name the price", "fr": "fixer le prix", "it": "fissare il prezzo"},
+    "extortion_answer": {"en": "pay or give up the card", "fr": "payer ou céder la carte",
+                         "it": "pagare o cedere la carta"},
+    "counters_join": {"en": "join the Counters or not", "fr": "rejoindre les Comptoirs ou non",
+                      "it": "andare o no agli Empori"},
+    "counters": {"en": "trade at the Counters", "fr": "commercer aux Comptoirs", "it": "commerciare agli Empori"},
+    "governor_value": {"en": "choose the Governor's value", "fr": "choisir la valeur du Gouverneur",
+                       "it": "scegliere il valore del Governatore"},
 }
 
 
 def waiting_for(view: dict[str, Any], lang: str) -> str:
     """What the game waits for, after the names of the seats to act."""
-    return WAITING.get(view["phase"], ("play", "jouer"))[1 if lang == "fr" else 0]
+    return in_lang(WAITING.get(view["phase"], PLAY), lang)
+
 # Why an action is refused (rules.refusal): code -> the sentence in each language.
 # Why a move asks for a confirmation (rules.confirmation): code -> the sentence in each language.
 CONFIRMATIONS: dict[str, dict[str, str]] = {
@@ -206,3 +217,108 @@ REFUSALS: dict[str, dict[str, str]] = {
                          "fr": "Un Censeur vise un joueur qui a plus de sénateurs que vous et qui n'a pas les "
                                "Praetors."},
 }
+
+
+# ---------------------------------------------------------------------------------------------- Italian
+
+add_language(MESSAGES, "it", {
+    "first_player": "{seat} gioca per primo.",
+    "dealt": "Ricevete {cards}.",
+    "start_money": "Cominciate con {amount} monete dietro il vostro paravento.",
+    "draft_offer": "Carte Influenza proposte: {cards}.",
+    "drafted": "{seat} prende {card}.",
+    "draft_leftover": "{cards} torna nella scatola.",
+    "turn": "Turno {turn}: gioca {seat}.",
+    "event": "{seat} rivela l'evento {card}.",
+    "last_war": "È la 4ª Guerra: non viene risolta e la partita finisce.",
+    "sealed_you": "Offrite in segreto {amount}.",
+    "bid_revealed": "{seat} ha offerto {amount}.",
+    "bid_revealed_cavalry": "{seat} ha offerto {amount}, {total} con la Cavalleria.",
+    "bids_to_bank": "Tutto il denaro offerto va alla banca.",
+    "war_nobody": "Nessuno ha offerto nulla: nessun senatore è conquistato.",
+    "war_won": "{seat} ha offerto di più e guadagna 1 senatore.",
+    "deficit_total": "Le offerte ammontano a {total} contro un deficit di {amount}.",
+    "deficit_gain": "{seat} ha offerto di più e guadagna 1 senatore.",
+    "deficit_loss": "{seat} ha offerto di meno e perde 1 senatore.",
+    "offer_price": "Un senatore è offerto per {price} monete.",
+    "offer_taken": "{seat} compra il senatore per {price} monete.",
+    "offer_unsold": "Nessuno compra il senatore.",
+    "civil_exempt": "{seat} ha un Governatore e non paga nulla.",
+    "civil_paid": "{seat} paga {amount} monete alla banca.",
+    "evicted": "{seat} scarta {cards}.",
+    "evict_protected": "{seat} tiene i suoi Governatori (Sostegno dei Tribuni).",
+    "majority_income": "{seat} riceve {amount} monete dalla banca (avversari con meno senatori: {weaker}).",
+    "senator_sold": "{seat} vende un senatore alla banca per 5 monete.",
+    "senator_sold_debt": "{seat} deve vendere un senatore alla banca per 5 monete per pagare.",
+    "eliminated": "{seat} non ha più senatori ed esce dal gioco.",
+    "eliminated_cards": "Le carte di {seat} sono scartate: {cards}.",
+    "chooses_auction": "{seat} indice un'Asta.",
+    "deck_rebuilt": "Il mazzo {dots} è vuoto: le sue {count} carte scartate sono mescolate in un nuovo mazzo.",
+    "board_empty": "Il tabellone {dots} non ha nulla da offrire.",
+    "senate_rebuilt": "Il mazzo del Senato è vuoto: le sue {count} carte usate sono mescolate in un nuovo mazzo.",
+    "senate_empty": "Il tabellone del Senato non ha nulla da offrire.",
+    "lots": "Lotti: {cards}.",
+    "bid": "{seat} punta {amount} su {card}.",
+    "bids_done": "{seat} ha finito di puntare.",
+    "free_lot": "Nessuno ha puntato su {card}: {seat} lo prende gratis.",
+    "lot_sold": "{seat} lascia che {buyer_seat} compri {card} per {amount} monete.",
+    "lot_bought": "{seat} compra lui stesso {card} e paga {amount} monete a {bidder_seat}.",
+    "lot_merchants": "{seat} prende {card} per {amount} moneta, pagata a {bidder_seat} (Mercanti).",
+    "lot_discarded": "{card} è scartata.",
+    "chooses_extortion": "{seat} sceglie l'Estorsione e prende {amount} monete dalla banca.",
+    "prefects_protect": "{seat} mette i Prefetti su {card}.",
+    "prefects_none": "{seat} non protegge nulla.",
+    "extort_target": "{seat} prende di mira {card} di {target_seat}.",
+    "extort_price": "{seat} fissa un prezzo di {amount} monete.",
+    "extort_paid": "{seat} paga {amount} monete e tiene {card}.",
+    "extort_sold": "{seat} cede {card} per {amount} monete.",
+    "extort_spared": "{seat} risparmia {target_seat}.",
+    "chooses_counters": "{seat} va agli Empori.",
+    "counters_join": "{seat} paga {amount} monete a {active_seat} e va per primo agli Empori.",
+    "counters_decline": "{seat} non va agli Empori.",
+    "vox_populi": "{seat} guadagna 1 senatore (Vox Populi).",
+    "sale": "{seat} vende {cards} per {amount} monete.",
+    "quaestor_sale": "{seat} gioca un Questore e vende {cards} per {amount} monete.",
+    "sale_run": "(di cui {amount} per una scala di una stessa risorsa)",
+    "sale_pontifex": "(di cui {amount} grazie al Pontifex Maximus)",
+    "senator_bought": "{seat} compra un senatore per {price} monete.",
+    "consul": "{seat} gioca un Console: i senatori costano {price} monete durante questi Empori.",
+    "censor": "{seat} gioca un Censore e prende un senatore a {target_seat}.",
+    "counters_done": "{seat} lascia gli Empori.",
+    "game_over": "La partita è finita.",
+})
+
+add_language(CONFIRMATIONS, "it", {
+    "ac.last_senator": "È il vostro ultimo senatore: venderlo vi elimina dalla partita.",
+    "ac.sealed_bid": "Un'offerta segreta non si può più cambiare una volta data.",
+})
+
+_OR_SELL = " (o vendere un senatore)."
+add_language(REFUSALS, "it", {
+    "ac.only_draft": "Ora potete solo scegliere una carta Influenza" + _OR_SELL,
+    "ac.only_sealed_bid": "Ora potete solo fare un'offerta segreta" + _OR_SELL,
+    "ac.only_new_senator": "Ora potete solo accettare o rifiutare il senatore proposto" + _OR_SELL,
+    "ac.only_choose_action": "Ora potete solo scegliere Asta, Estorsione o Empori" + _OR_SELL,
+    "ac.only_auction_bidding": "Ora potete solo puntare sui lotti o smettere di puntare" + _OR_SELL,
+    "ac.only_auction_settling": "Ora potete solo assegnare i lotti" + _OR_SELL,
+    "ac.only_prefects": "Ora potete solo proteggere o no una vostra carta con i Prefetti" + _OR_SELL,
+    "ac.only_extortion_target": "Ora potete solo scegliere una carta da estorcere o risparmiare questo giocatore"
+                                + _OR_SELL,
+    "ac.only_extortion_price": "Ora potete solo fissare un prezzo" + _OR_SELL,
+    "ac.only_extortion_answer": "Ora potete solo pagare il prezzo o cedere la carta" + _OR_SELL,
+    "ac.only_counters_join": "Ora potete solo andare o no agli Empori" + _OR_SELL,
+    "ac.only_counters": "Ora potete solo vendere, comprare senatori, giocare carte Senato o lasciare gli Empori"
+                        + _OR_SELL,
+    "ac.only_governor_value": "Ora potete solo scegliere il valore del vostro Governatore" + _OR_SELL,
+    "ac.no_such_lot": "Questo lotto non esiste.",
+    "ac.cube_on_lot": "Avete già un cubetto su questo lotto.",
+    "ac.bid_space": "Un'offerta va su una delle caselle Puntata, da {low} a {high}.",
+    "ac.bid_too_low": "Un'offerta deve superare la migliore offerta su questo lotto ({best}).",
+    "ac.bids_over_cash": "Le vostre offerte non possono superare in totale le monete che avete.",
+    "ac.lot_too_dear": "Non avete abbastanza monete per comprare questo lotto (potete prima vendere un senatore).",
+    "ac.amount": "L'importo deve essere un numero intero che potete pagare con le vostre monete.",
+    "ac.not_enough_coins": "Non avete abbastanza monete (potete prima vendere un senatore).",
+    "ac.no_sale": "Queste non sono tre vostre carte che formano una vendita (uno stesso tipo o uno stesso valore; "
+                  "tre qualsiasi con un Questore).",
+    "ac.censor_target": "Un Censore colpisce un giocatore che ha più senatori di voi e non ha i Pretori.",
+})

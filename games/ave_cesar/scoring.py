@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core import State, score_line
+from games.core import State, fill, score_line
 
 from .rules import living
 
@@ -19,12 +19,14 @@ def score(state: State) -> dict[str, Any]:
         if alive:
             winners = alive
             tiebreak = {"en": "Every other player left the game: the last one in wins.",
-                        "fr": "Tous les autres joueurs sont sortis du jeu : le dernier en lice gagne."}
+                        "fr": "Tous les autres joueurs sont sortis du jeu : le dernier en lice gagne.",
+                        "it": "Tutti gli altri giocatori sono usciti dal gioco: vince l'ultimo rimasto."}
         else:
             last = max(s for s in state["out_at"] if s is not None)
             winners = [s for s in range(n) if state["out_at"][s] == last]
             tiebreak = {"en": "The last players left the game together: they share the victory.",
-                        "fr": "Les derniers joueurs sont sortis ensemble : ils partagent la victoire."}
+                        "fr": "Les derniers joueurs sont sortis ensemble : ils partagent la victoire.",
+                        "it": "Gli ultimi giocatori sono usciti insieme: si dividono la vittoria."}
     else:
         most = max(senators[s] for s in alive)
         tied = [s for s in alive if senators[s] == most]
@@ -35,18 +37,22 @@ def score(state: State) -> dict[str, Any]:
             winners = [s for s in tied if money[s] == richest]
             if len(winners) == 1:
                 tiebreak = {"en": "Tied on senators: the richest of them wins.",
-                            "fr": "Égalité de sénateurs : le plus riche l'emporte."}
+                            "fr": "Égalité de sénateurs : le plus riche l'emporte.",
+                            "it": "Parità di senatori: vince il più ricco."}
             else:
                 tiebreak = {"en": "Tied on senators and on money: the victory is shared.",
-                            "fr": "Égalité de sénateurs et d'argent : la victoire est partagée."}
+                            "fr": "Égalité de sénateurs et d'argent : la victoire est partagée.",
+                            "it": "Parità di senatori e di denaro: la vittoria è condivisa."}
     breakdown = []
     for s in range(n):
         if state["out"][s]:
-            breakdown.append([score_line("Out of the game (no senator left)", "Sorti du jeu (plus de sénateur)", 0)])
+            breakdown.append([score_line({"en": "Out of the game (no senator left)", "fr": "Sorti du jeu (plus de sénateur)",
+                                           "it": "Fuori dal gioco (nessun senatore rimasto)"}, 0)])
             continue
         breakdown.append([
-            score_line("Senators", "Sénateurs", senators[s]),
-            score_line(f"Money: {money[s]} (tiebreak only)", f"Argent : {money[s]} (départage seulement)", 0),
+            score_line({"en": "Senators", "fr": "Sénateurs", "it": "Senatori"}, senators[s]),
+            score_line(fill({"en": "Money: {money} (tiebreak only)", "fr": "Argent : {money} (départage seulement)",
+                             "it": "Denaro: {money} (solo per lo spareggio)"}, money=money[s]), 0),
         ])
     return {"scores": senators, "winners": winners, "breakdown": breakdown, "tiebreak": tiebreak}
 

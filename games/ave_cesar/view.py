@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core import State, clone, log_visible, reveal_line, rng
+from games.core import State, clone, fill, log_visible, reveal_line, rng
 
 from . import components
 from .rules import OVER, living
@@ -216,10 +216,13 @@ def _deep(state: State) -> State:
 def unseen(state: State) -> list[dict[str, Any]]:
     """What no seat's view shows, for the replay of a finished game: every deck in drawing order (a seat sees
     its own money, hand and sealed bid in its view)."""
-    lines = [reveal_line(f"Market deck {band + 1}, first drawn first", f"Pioche du marché {band + 1}, "
-                         "de la première tirée", map(components.card_name, state["decks"][band])) for band in range(3)]
-    lines.append(reveal_line("Senate deck, first drawn first", "Pioche du Sénat, de la première tirée",
+    lines = [reveal_line(fill({"en": "Market deck {n}, first drawn first", "fr": "Pioche du marché {n}, de la "
+                               "première tirée", "it": "Mazzo del mercato {n}, dalla prima pescata"}, n=band + 1),
+                         map(components.card_name, state["decks"][band])) for band in range(3)]
+    lines.append(reveal_line({"en": "Senate deck, first drawn first", "fr": "Pioche du Sénat, de la première tirée",
+                              "it": "Mazzo del Senato, dalla prima pescata"},
                              map(components.card_name, state["senate_deck"])))
-    lines.append(reveal_line("Events, first drawn first", "Événements, du premier tiré",
+    lines.append(reveal_line({"en": "Events, first drawn first", "fr": "Événements, du premier tiré",
+                              "it": "Eventi, dal primo pescato"},
                              map(components.card_name, state["events"])))
     return lines

@@ -29,8 +29,7 @@ def rank_value(card: str) -> int:
 
 class BenchCards(Game):
     slug = "bench_cards"
-    title_en = "Benchmark cards"
-    title_fr = "Cartes de banc d'essai"
+    title = {"en": "Benchmark cards", "fr": "Cartes de banc d'essai", "it": "Carte di prova"}
     min_players = 2
     max_players = 2
 
@@ -86,7 +85,8 @@ class BenchCards(Game):
         return {
             "scores": scores,
             "winners": [s for s, v in enumerate(scores) if v == best],
-            "breakdown": [[score_line("Ranks of the cards played", "Valeurs des cartes jouées", v)] for v in scores],
+            "breakdown": [[score_line({"en": "Ranks of the cards played", "fr": "Valeurs des cartes jouées",
+                                       "it": "Valori delle carte giocate"}, v)] for v in scores],
             "tiebreak": None,
         }
 

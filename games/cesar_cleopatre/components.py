@@ -17,7 +17,8 @@ from functools import lru_cache
 from typing import Any
 
 SIDES = ("cleopatra", "caesar")
-SIDE_NAMES = {"cleopatra": ("Cleopatra", "Cléopâtre"), "caesar": ("Caesar", "César")}
+SIDE_NAMES = {"cleopatra": {"en": "Cleopatra", "fr": "Cléopâtre", "it": "Cleopatra"},
+              "caesar": {"en": "Caesar", "fr": "César", "it": "Cesare"}}
 FIRST_SEAT = 0  # Cléopâtre starts (RULES 1.3.6; FR-C&C 3 "en commençant par Cléopâtre").
 
 # --- patricians (RULES 1.1): 21 in 5 groups.
@@ -25,12 +26,17 @@ GROUPS = ("senators", "praetors", "quaestors", "aediles", "censors")
 GROUP_SIZE = (5, 5, 5, 3, 3)
 PATRICIANS = sum(GROUP_SIZE)  # 21
 GROUP_INDEX = {g: i for i, g in enumerate(GROUPS)}
-GROUP_NAMES = {  # plural, then singular
-    "senators": ("Senators", "Sénateurs", "Senator", "Sénateur"),
-    "praetors": ("Praetors", "Préteurs", "Praetor", "Préteur"),
-    "quaestors": ("Quaestors", "Questeurs", "Quaestor", "Questeur"),
-    "aediles": ("Aediles", "Édiles", "Aedile", "Édile"),
-    "censors": ("Censors", "Censeurs", "Censor", "Censeur"),
+GROUP_NAMES = {  # "many": the group, "one": one of its patricians
+    "senators": {"many": {"en": "Senators", "fr": "Sénateurs", "it": "Senatori"},
+                 "one": {"en": "Senator", "fr": "Sénateur", "it": "Senatore"}},
+    "praetors": {"many": {"en": "Praetors", "fr": "Préteurs", "it": "Pretori"},
+                 "one": {"en": "Praetor", "fr": "Préteur", "it": "Pretore"}},
+    "quaestors": {"many": {"en": "Quaestors", "fr": "Questeurs", "it": "Questori"},
+                  "one": {"en": "Quaestor", "fr": "Questeur", "it": "Questore"}},
+    "aediles": {"many": {"en": "Aediles", "fr": "Édiles", "it": "Edili"},
+                "one": {"en": "Aedile", "fr": "Édile", "it": "Edile"}},
+    "censors": {"many": {"en": "Censors", "fr": "Censeurs", "it": "Censori"},
+                "one": {"en": "Censor", "fr": "Censeur", "it": "Censore"}},
 }
 
 # --- influence cards (RULES 1.1): per side 7 of each value 1..5 and 2 Philosophers.
@@ -64,12 +70,12 @@ ACTION_COUNTS = {"assassination": 4, "spy": 2, "castling": 2, "scout": 2, "wrath
 ACTIONS_PER_SIDE = sum(ACTION_COUNTS.values())  # 13
 ACTION_RANK = {a: i for i, a in enumerate(ACTION_CARDS)}
 ACTION_NAMES = {
-    "assassination": ("Assassination", "Assassinat"),
-    "spy": ("Spy", "Espion"),
-    "castling": ("Castling", "Roque"),
-    "scout": ("Scout", "Courtisan"),
-    "wrath": ("Wrath of the Gods", "Colère des dieux"),
-    "veto": ("Veto", "Veto"),
+    "assassination": {"en": "Assassination", "fr": "Assassinat", "it": "Assassinio"},
+    "spy": {"en": "Spy", "fr": "Espion", "it": "Spia"},
+    "castling": {"en": "Castling", "fr": "Roque", "it": "Arrocco"},
+    "scout": {"en": "Scout", "fr": "Courtisan", "it": "Cortigiano"},
+    "wrath": {"en": "Wrath of the Gods", "fr": "Colère des dieux", "it": "Ira degli dèi"},
+    "veto": {"en": "Veto", "fr": "Veto", "it": "Veto"},
 }
 
 
@@ -83,9 +89,12 @@ ORGY = "orgy"
 ORGY_RESHUFFLE = "orgy_reshuffle"
 VOTE_CARDS = GROUPS + (ORGY, ORGY, ORGY_RESHUFFLE)
 VOTE_CARD_NAMES = {
-    ORGY: ("Orgy, no vote today", "Orgie, pas de suffrage aujourd'hui"),
-    ORGY_RESHUFFLE: ("Orgy, reshuffle the vote cards", "Orgie, remélangez le paquet"),
-    **{g: (f"Vote: {GROUP_NAMES[g][2]}", f"Suffrage : {GROUP_NAMES[g][3]}") for g in GROUPS},
+    ORGY: {"en": "Orgy, no vote today", "fr": "Orgie, pas de suffrage aujourd'hui",
+           "it": "Orgia, niente suffragio oggi"},
+    ORGY_RESHUFFLE: {"en": "Orgy, reshuffle the vote cards", "fr": "Orgie, remélangez le paquet",
+                     "it": "Orgia, rimescolate le carte Suffragio"},
+    **{g: {"en": f"Vote: {GROUP_NAMES[g]['one']['en']}", "fr": f"Suffrage : {GROUP_NAMES[g]['one']['fr']}",
+           "it": f"Suffragio: {GROUP_NAMES[g]['one']['it']}"} for g in GROUPS},
 }
 EXHAUSTED_GROUPS_FOR_ORGY_REMOVAL = 2  # author's option (a): when the second group is exhausted (RULES 1.5.5)
 
@@ -107,22 +116,35 @@ MISSION_POINTS = 2
 
 # --- cosmetic names of the influence cards (RULES 1.1, PROPOSED value mapping, Low confidence).
 INFLUENCE_NAMES = {
-    "caesar": {5: ("Consul", "Consul"), 4: ("Courtier", "Courtisan"), 3: ("Prefect", "Préfet"),
-               2: ("Centurion", "Centurion"), 1: ("Slave", "Esclave"), 0: ("Philosopher", "Philosophe")},
-    "cleopatra": {5: ("High Priestess", "Grande prêtresse"), 4: ("Dancer", "Danseuse"), 3: ("Scribe", "Scribe"),
-                  2: ("Muse", "Muse"), 1: ("Slave", "Esclave"), 0: ("Philosopher", "Philosophe")},
+    "caesar": {5: {"en": "Consul", "fr": "Consul", "it": "Console"},
+               4: {"en": "Courtier", "fr": "Courtisan", "it": "Cortigiano"},
+               3: {"en": "Prefect", "fr": "Préfet", "it": "Prefetto"},
+               2: {"en": "Centurion", "fr": "Centurion", "it": "Centurione"},
+               1: {"en": "Slave", "fr": "Esclave", "it": "Schiavo"},
+               0: {"en": "Philosopher", "fr": "Philosophe", "it": "Filosofo"}},
+    "cleopatra": {5: {"en": "High Priestess", "fr": "Grande prêtresse", "it": "Grande sacerdotessa"},
+                  4: {"en": "Dancer", "fr": "Danseuse", "it": "Danzatrice"},
+                  3: {"en": "Scribe", "fr": "Scribe", "it": "Scriba"},
+                  2: {"en": "Muse", "fr": "Muse", "it": "Musa"},
+                  1: {"en": "Slave", "fr": "Esclave", "it": "Schiava"},
+                  0: {"en": "Philosopher", "fr": "Philosophe", "it": "Filosofo"}},
 }
 
-PILE_NAMES = {"influence": ("influence reserve", "réserve d'influence"),
-              "action": ("action reserve", "réserve de manipulation")}
+PILE_NAMES = {"influence": {"en": "influence reserve", "fr": "réserve d'influence", "it": "riserva di Influenza"},
+              "action": {"en": "action reserve", "fr": "réserve de manipulation", "it": "riserva di Manipolazione"}}
 
 END_REASONS = {
-    "last_patrician": ("the last patrician has been won", "le dernier patricien a été recruté"),
-    "no_influence": ("both players are out of influence cards", "les deux joueurs n'ont plus de cartes Influence"),
-    "final_turn": ("the last turn of the player who still had influence cards is over",
-                   "le dernier tour du joueur qui avait encore des cartes Influence est joué"),
-    "stalemate": ("neither player can ever place an influence card again: nothing can change any more",
-                  "aucun joueur ne pourra plus poser de carte Influence : plus rien ne peut changer"),
+    "last_patrician": {"en": "the last patrician has been won", "fr": "le dernier patricien a été recruté",
+                       "it": "l'ultimo patrizio è stato conquistato"},
+    "no_influence": {"en": "both players are out of influence cards",
+                     "fr": "les deux joueurs n'ont plus de cartes Influence",
+                     "it": "entrambi i giocatori hanno finito le carte Influenza"},
+    "final_turn": {"en": "the last turn of the player who still had influence cards is over",
+                   "fr": "le dernier tour du joueur qui avait encore des cartes Influence est joué",
+                   "it": "l'ultimo turno del giocatore che aveva ancora carte Influenza è finito"},
+    "stalemate": {"en": "neither player can ever place an influence card again: nothing can change any more",
+                  "fr": "aucun joueur ne pourra plus poser de carte Influence : plus rien ne peut changer",
+                  "it": "nessun giocatore potrà più posare una carta Influenza: nulla può più cambiare"},
 }
 
 # Rules that are our own choice, where the sources are silent: the rules text

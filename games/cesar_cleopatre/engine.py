@@ -15,41 +15,58 @@ from .messages import CONFIRMATIONS, MESSAGES, REFUSALS, render_args, waiting_fo
 class CesarCleopatre(Game):
     slug = "cesar_cleopatre"
     move_weights = MOVE_WEIGHTS[slug]  # of the random playouts and the bots
-    title_en = "Caesar & Cleopatra"
-    title_fr = "César & Cléopâtre"
-    pitch_en = "Two rivals buy the patricians of Rome with influence cards, some face down, and dirty tricks."
-    pitch_fr = "Deux rivaux achètent les patriciens de Rome à coups de cartes Influence, cachées ou non, et de manipulations."
+    title = {"en": "Caesar & Cleopatra", "fr": "César & Cléopâtre", "it": "Cesare e Cleopatra"}
+    pitch = {"en": "Two rivals buy the patricians of Rome with influence cards, some face down, and dirty tricks.",
+             "fr": "Deux rivaux achètent les patriciens de Rome à coups de cartes Influence, cachées ou non, "
+                   "et de manipulations.",
+             "it": "Due rivali si contendono i patrizi di Roma con carte Influenza, coperte o scoperte, e "
+                   "manipolazioni senza scrupoli."}
     min_players = 2
     max_players = 2
     rules_version = 2  # 2: passes never end the game, only a true deadlock does (RULES 1.4.7)
     options = (
         Option("action_pile", "shuffle", ("shuffle", "arrange"),
-               choice_names=(("shuffled", "mélangée"), ("arranged by its owner", "classée par son propriétaire")),
-               en="How each player's 13 action cards are stacked: shuffled (advised for beginners), or arranged "
-                  "by their owner card by card before the game.",
-               fr="Comment chaque joueur empile ses 13 cartes Manipulation : mélangées (conseillé aux débutants), "
-                  "ou classées par leur propriétaire, carte par carte, avant la partie.",
-               label_en="Action pile", label_fr="Réserve de manipulation"),
+               choice_names=({"en": "shuffled", "fr": "mélangée", "it": "mescolata"},
+                             {"en": "arranged by its owner", "fr": "classée par son propriétaire",
+                              "it": "ordinata dal proprietario"}),
+               text={"en": "How each player's 13 action cards are stacked: shuffled (advised for beginners), or "
+                           "arranged by their owner card by card before the game.",
+                     "fr": "Comment chaque joueur empile ses 13 cartes Manipulation : mélangées (conseillé aux "
+                           "débutants), ou classées par leur propriétaire, carte par carte, avant la partie.",
+                     "it": "Come ogni giocatore impila le sue 13 carte Manipolazione: mescolate (consigliato ai "
+                           "principianti) oppure ordinate dal proprietario, carta per carta, prima della partita."},
+               label={"en": "Action pile", "fr": "Réserve de manipulation", "it": "Riserva di Manipolazione"}),
         Option("two_face_down", False, (False, True),
-               en="Italian house rule: a player who plays no action card may place 2 influence cards face down "
-                  "instead of 1.",
-               fr="Variante italienne : un joueur qui ne joue pas de carte Manipulation peut poser 2 cartes "
-                  "Influence face cachée au lieu d'une.",
-               label_en="Two face down without an action card", label_fr="Deux faces cachées sans manipulation"),
+               text={"en": "Italian house rule: a player who plays no action card may place 2 influence cards "
+                           "face down instead of 1.",
+                     "fr": "Variante italienne : un joueur qui ne joue pas de carte Manipulation peut poser 2 "
+                           "cartes Influence face cachée au lieu d'une.",
+                     "it": "Variante italiana: chi non gioca alcuna carta Manipolazione può posare 2 carte "
+                           "Influenza coperte anziché una sola."},
+               label={"en": "Two face down without an action card", "fr": "Deux faces cachées sans manipulation",
+                      "it": "Due coperte senza Manipolazione"}),
         Option("orgy_removed_on_exhaustion", False, (False, True),
-               en="Author's option 1: when a second group of patricians is exhausted, one plain Orgy card leaves "
-                  "the game (never the reshuffle one).",
-               fr="Option 1 de l'auteur : dès qu'un second groupe de patriciens est épuisé, une carte Orgie "
-                  "simple quitte le jeu (jamais celle qui fait remélanger).",
-               label_en="Fewer Orgies later", label_fr="Moins d'Orgies en cours de partie"),
+               text={"en": "Author's option 1: when a second group of patricians is exhausted, one plain Orgy "
+                           "card leaves the game (never the reshuffle one).",
+                     "fr": "Option 1 de l'auteur : dès qu'un second groupe de patriciens est épuisé, une carte "
+                           "Orgie simple quitte le jeu (jamais celle qui fait remélanger).",
+                     "it": "Opzione 1 dell'autore: quando un secondo gruppo di patrizi è esaurito, una carta Orgia "
+                           "semplice esce dal gioco (mai quella che fa rimescolare)."},
+               label={"en": "Fewer Orgies later", "fr": "Moins d'Orgies en cours de partie",
+                      "it": "Meno Orge nel corso della partita"}),
         Option("orgy_removed_before", False, (False, True),
-               en="Author's option 2: one plain Orgy card is removed from the vote cards before the game.",
-               fr="Option 2 de l'auteur : une carte Orgie simple est retirée des cartes Suffrage avant la partie.",
-               label_en="One Orgy fewer", label_fr="Une Orgie de moins"),
+               text={"en": "Author's option 2: one plain Orgy card is removed from the vote cards before the game.",
+                     "fr": "Option 2 de l'auteur : une carte Orgie simple est retirée des cartes Suffrage avant "
+                           "la partie.",
+                     "it": "Opzione 2 dell'autore: prima della partita si toglie una carta Orgia semplice dalle "
+                           "carte Suffragio."},
+               label={"en": "One Orgy fewer", "fr": "Une Orgie de moins", "it": "Un'Orgia in meno"}),
         Option("tiebreak_patricians", False, (False, True),
-               en="A tie on points is won by the player with more patricians (otherwise it is a draw).",
-               fr="À égalité de points, le joueur qui a le plus de patriciens gagne (sinon, match nul).",
-               label_en="Break ties by patricians", label_fr="Départager par les patriciens"),
+               text={"en": "A tie on points is won by the player with more patricians (otherwise it is a draw).",
+                     "fr": "À égalité de points, le joueur qui a le plus de patriciens gagne (sinon, match nul).",
+                     "it": "A parità di punti vince chi ha più patrizi (altrimenti è pareggio)."},
+               label={"en": "Break ties by patricians", "fr": "Départager par les patriciens",
+                      "it": "Spareggio con i patrizi"}),
     )
     messages = {**CORE_MESSAGES, **MESSAGES}
     refusals = {**CORE_REFUSALS, **REFUSALS}

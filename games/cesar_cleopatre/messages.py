@@ -1,4 +1,4 @@
-"""The game-log sentences, in English and French, and how their arguments are put into words.
+"""The game-log sentences, refusals and confirmations in every language, and how their arguments are put into words.
 
 Log arguments stay small codes (a group name, a card value, an action card name); `render_args` turns them
 into the words of one language just before formatting. Arguments whose name ends in "seat" are seats and
@@ -8,6 +8,8 @@ become player names (the core does that).
 from __future__ import annotations
 
 from typing import Any
+
+from games.core import add_language, in_lang
 
 from .components import ACTION_NAMES, END_REASONS, GROUP_NAMES, PILE_NAMES, VOTE_CARD_NAMES
 
@@ -73,30 +75,39 @@ MESSAGES: dict[str, dict[str, str]] = {
 }
 
 
-def _lang(lang: str) -> int:
-    return 1 if lang == "fr" else 0
-
-
 def card_words(card: Any, lang: str) -> str:
     """An influence value or an action card in words."""
-    i = _lang(lang)
     if isinstance(card, int):
-        return ("Philosopher", "Philosophe")[i] if card == 0 else str(card)
-    return ACTION_NAMES.get(card, (str(card), str(card)))[i]
+        return in_lang(PHILOSOPHER, lang) if card == 0 else str(card)
+    return in_lang(ACTION_NAMES[card], lang) if card in ACTION_NAMES else str(card)
 
 
 def cards_words(cards: list[Any], lang: str) -> str:
     if not cards:
-        return ("nothing", "rien")[_lang(lang)]
+        return in_lang(NOTHING, lang)
     return ", ".join(card_words(c, lang) for c in cards)
 
 
+PHILOSOPHER = {"en": "Philosopher", "fr": "Philosophe", "it": "Filosofo"}
+NOTHING = {"en": "nothing", "fr": "rien", "it": "niente"}
+EIGHT_CARDS = {"en": " (8 cards)", "fr": " (8 cartes)", "it": " (8 carte)"}
+REVERSED = {"en": ", reversed by the Philosophers", "fr": ", inversé par les Philosophes",
+            "it": ", invertito dai Filosofi"}
+TARGET_GROUPS = {"en": " on the {a} and the {b}", "fr": " sur les {a} et les {b}", "it": " sui {a} e sui {b}"}
+TARGET_CARD = {"en": " on the {card} at the {group}", "fr": " sur le {card} devant les {group}",
+               "it": " sul {card} davanti ai {group}"}
+TARGET_GROUP = {"en": " on the {group}", "fr": " sur les {group}", "it": " sui {group}"}
+
+
 def render_args(key: str, args: dict[str, Any], lang: str) -> dict[str, Any]:
-    i = _lang(lang)
     out = dict(args)
+
+    def group(name: str) -> str:
+        return in_lang(GROUP_NAMES[name]["many"], lang)
+
     for name in ("group", "group2"):
         if name in args:
-            out[name] = GROUP_NAMES[args[name]][i]
+            out[name] = group(args[name])
     if "value" in args:
         out["card"] = card_words(args["value"], lang)
     if key in ("discard", "spy_discard") and "card" in args:
@@ -104,53 +115,77 @@ def render_args(key: str, args: dict[str, Any], lang: str) -> dict[str, Any]:
     if key == "replacement_own":
         out["card"] = card_words(args["card"], lang)
     if key == "vote_card":
-        out["card"] = VOTE_CARD_NAMES[args["card"]][i]
+        out["card"] = in_lang(VOTE_CARD_NAMES[args["card"]], lang)
     for name in ("values", "a_values", "b_values", "cards"):
         if name in args:
             out[name] = cards_words(args[name], lang)
     if "pile" in args:
-        out["pile"] = PILE_NAMES[args["pile"]][i]
+        out["pile"] = in_lang(PILE_NAMES[args["pile"]], lang)
     if "reason" in args:
-        out["reason"] = END_REASONS[args["reason"]][i]
+        out["reason"] = in_lang(END_REASONS[args["reason"]], lang)
     for name in ("a_mission", "b_mission"):
         if name in args:
-            out[name] = GROUP_NAMES[args[name]][i]
+            out[name] = group(args[name])
     if "cause" in args:
-        out["cause"] = ((" (8 cards)", " (8 cartes)")[i]) if args["cause"] == "eight" else ""
+        out["cause"] = in_lang(EIGHT_CARDS, lang) if args["cause"] == "eight" else ""
     if "reversed" in args:
-        out["reversed"] = ((", reversed by the Philosophers", ", inversé par les Philosophes")[i]
-                           if args["reversed"] else "")
+        out["reversed"] = in_lang(REVERSED, lang) if args["reversed"] else ""
     if key in ("announce", "veto"):
-        out["action"] = ACTION_NAMES[args["card"]][i]
+        out["action"] = in_lang(ACTION_NAMES[args["card"]], lang)
     if key == "announce":
         target = ""
         if "groups" in args:
-            a, b = (GROUP_NAMES[g][i] for g in args["groups"])
-            target = (f" on the {a} and the {b}", f" sur les {a} et les {b}")[i]
+            a, b = (group(g) for g in args["groups"])
+            target = in_lang(TARGET_GROUPS, lang).format(a=a, b=b)
         elif "value" in args:
-            target = (f" on the {out['card']} at the {out['group']}",
-                      f" sur le {out['card']} devant les {out['group']}")[i]
+            target = in_lang(TARGET_CARD, lang).format(card=out["card"], group=out["group"])
         elif "group" in args:
-            target = (f" on the {out['group']}", f" sur les {out['group']}")[i]
+            target = in_lang(TARGET_GROUP, lang).format(group=out["group"])
         out["target"] = target
     return out
 
 
 def waiting_for(view: dict[str, Any], lang: str) -> str:
     """What the game waits for, after the names of the seats to act."""
-    i = _lang(lang)
     phase, t = view["phase"], view["turn_state"]
     if phase == "veto":
         card = card_words(view["pending"]["card"], lang) if view["pending"] else ""
-        return (f"veto the {card} or let it pass", f"opposer son Veto à la carte {card} ou laisser faire")[i]
+        return in_lang(WAITING["veto"], lang).format(card=card)
     if phase in WAITING:
-        return WAITING[phase][i]
+        return in_lang(WAITING[phase], lang)
     if t["mode"] == "up" and t["placed"] == 1:
-        return ("place the second face-up card", "poser la seconde carte face visible")[i]
+        return in_lang(WAITING["second_up"], lang)
     if t["mode"] and (t["mode"] == "down" or t["placed"] == 2):
-        return ("play an action card or draw", "jouer une carte Manipulation ou piocher")[i]
-    return ("place influence, play an action card or stay passive",
-            "poser de l'influence, jouer une carte Manipulation ou rester passif")[i]
+        return in_lang(WAITING["action_or_draw"], lang)
+    return in_lang(WAITING["turn"], lang)
+
+
+WAITING: dict[str, dict[str, str]] = {
+    "setup": {"en": "place a face-down card at each group", "fr": "poser une carte face cachée devant chaque groupe",
+              "it": "posare una carta coperta davanti a ogni gruppo"},
+    "spy": {"en": "choose a card of the spied hand", "fr": "choisir une carte de la main espionnée",
+            "it": "scegliere una carta della mano spiata"},
+    "spy_draw": {"en": "draw a replacement card", "fr": "piocher une carte de remplacement",
+                 "it": "pescare una carta sostitutiva"},
+    "castle": {"en": "redeal the castled cards face down", "fr": "répartir face cachée les cartes du Roque",
+               "it": "ridistribuire coperte le carte dell'Arrocco"},
+    "draw": {"en": "refill the hand to 5 cards", "fr": "compléter sa main à 5 cartes",
+             "it": "riportare la mano a 5 carte"},
+    "exchange": {"en": "discard cards, then draw (passive turn)", "fr": "défausser puis piocher (tour passif)",
+                 "it": "scartare e poi pescare (turno passivo)"},
+    "final": {"en": "place every influence card the limits allow (last turn)",
+              "fr": "poser toutes les cartes Influence possibles (dernier tour)",
+              "it": "posare tutte le carte Influenza consentite dai limiti (ultimo turno)"},
+    "veto": {"en": "veto the {card} or let it pass", "fr": "opposer son Veto à la carte {card} ou laisser faire",
+             "it": "opporre il Veto alla carta {card} o lasciar fare"},
+    "second_up": {"en": "place the second face-up card", "fr": "poser la seconde carte face visible",
+                  "it": "posare la seconda carta scoperta"},
+    "action_or_draw": {"en": "play an action card or draw", "fr": "jouer une carte Manipulation ou piocher",
+                       "it": "giocare una carta Manipolazione o pescare"},
+    "turn": {"en": "place influence, play an action card or stay passive",
+             "fr": "poser de l'influence, jouer une carte Manipulation ou rester passif",
+             "it": "posare Influenza, giocare una carta Manipolazione o restare passivo"},
+}
 
 
 # Why a move asks for a confirmation (rules.confirmation): code -> the sentence in each language.
@@ -161,16 +196,6 @@ CONFIRMATIONS: dict[str, dict[str, str]] = {
 }
 
 
-WAITING = {
-    "setup": ("place a face-down card at each group", "poser une carte face cachée devant chaque groupe"),
-    "spy": ("choose a card of the spied hand", "choisir une carte de la main espionnée"),
-    "spy_draw": ("draw a replacement card", "piocher une carte de remplacement"),
-    "castle": ("redeal the castled cards face down", "répartir face cachée les cartes du Roque"),
-    "draw": ("refill the hand to 5 cards", "compléter sa main à 5 cartes"),
-    "exchange": ("discard cards, then draw (passive turn)", "défausser puis piocher (tour passif)"),
-    "final": ("place every influence card the limits allow (last turn)",
-              "poser toutes les cartes Influence possibles (dernier tour)"),
-}
 
 
 # Why an action is refused (rules.refusal): code -> the sentence in each language.
@@ -242,3 +267,87 @@ REFUSALS: dict[str, dict[str, str]] = {
     "cc.final_place_all": {"en": "In the last turn, place every influence card you can.",
                            "fr": "Au dernier tour, posez toutes les cartes Influence que vous pouvez."},
 }
+
+
+# ---------------------------------------------------------------------------------------------- Italian
+# The vocabulary of the Italian rule summary (Patrizi, Influenza, Manipolazione, Suffragio, Riserva).
+
+add_language(MESSAGES, "it", {
+    "setup_done": "{seat} ha posato una carta coperta davanti a ogni gruppo.",
+    "arranged": "{seat} ha ordinato la riserva di Manipolazione.",
+    "turn": "Turno {n}: {seat}.",
+    "final_turn": "{out_seat} non ha più carte Influenza: {seat} gioca un ultimo turno e deve posare tutte le "
+                  "carte Influenza che i limiti consentono.",
+    "passive": "{seat} resta passivo.",
+    "pass": "{seat} passa.",
+    "discard": "{seat} scarta {card}.",
+    "place_down": "{seat} posa una carta coperta davanti ai {group}.",
+    "place_down_own": "Posate il vostro {card} coperto davanti ai {group}.",
+    "place_up": "{seat} posa {card} scoperta davanti ai {group}.",
+    "refill": "{seat} pesca {influence} carte Influenza e {actions} carte Manipolazione.",
+    "refill_own": "Pescate: {cards}.",
+    "replacement": "{seat} pesca una carta sostitutiva dalla {pile}.",
+    "replacement_own": "Pescate in sostituzione: {card}.",
+    "announce": "{seat} gioca {action}{target}.",
+    "allow": "{seat} lascia fare.",
+    "veto": "{seat} oppone il Veto alla carta {action}: entrambe le carte sono scartate.",
+    "assassinated": "La carta {card} di {seat} davanti ai {group} è assassinata.",
+    "scouted": "Le carte di {seat} davanti ai {group} vengono scoperte: {values}.",
+    "wrath": "L'ira degli dèi colpisce i {group}: {a_seat} perde {a_values}, {b_seat} perde {b_values}.",
+    "spy_seen": "Mano di {seat}: {cards}.",
+    "spy_discard": "{seat} deve scartare {card}.",
+    "castling_taken": "{seat} riprende {count} carte davanti ai {group} e ai {group2}.",
+    "castled": "{seat} le ridistribuisce coperte: {count} davanti ai {group}, {count2} davanti ai {group2}.",
+    "vote_card": "Carta Suffragio: {card}.",
+    "reshuffle": "Le carte Suffragio vengono rimescolate.",
+    "vote_tie": "Suffragio dei {group}{cause}: {a_seat} {a_values} = {a_sum}, {b_seat} {b_values} = {b_sum}. "
+                "Parità: nessuno vince, le carte restano scoperte.",
+    "vote_won": "Suffragio dei {group}{cause}: {a_seat} {a_values} = {a_sum}, {b_seat} {b_values} = {b_sum}"
+                "{reversed}. {winner_seat} conquista un patrizio.",
+    "vote_discard": "{seat} scarta {values}.",
+    "exhausted": "L'ultimo dei {group} è conquistato: le loro carte sono scartate e la loro carta Suffragio "
+                 "esce dal gioco.",
+    "orgy_removed": "Un secondo gruppo è esaurito: una carta Orgia esce dal gioco.",
+    "game_over": "La partita è finita: {reason}. Missioni: {a_seat} {a_mission}, {b_seat} {b_mission}.",
+})
+
+add_language(CONFIRMATIONS, "it", {
+    "cc.turn_with_actions_unused": "Pescare ora chiude il vostro turno senza la carta Manipolazione che potevate "
+                                   "ancora giocare.",
+})
+
+add_language(REFUSALS, "it", {
+    "cc.setup_first": "Posate prima una carta della vostra serie iniziale a ogni gruppo, poi ordinate la riserva "
+                      "di Manipolazione.",
+    "cc.no_veto": "Non avete carte Veto.",
+    "cc.answer_action": "Rispondete alla carta Manipolazione: opponete il Veto o lasciate fare.",
+    "cc.spy_choose": "Scegliete una carta della mano dell'avversario, che lui scarterà.",
+    "cc.castle_place": "Posate coperte le carte riprese davanti ai due gruppi dell'Arrocco, entro i limiti.",
+    "cc.draw_now": "Pescate dalla riserva di Influenza o dalla riserva di Manipolazione.",
+    "cc.no_such_group": "Questo gruppo non esiste.",
+    "cc.passive_no_place": "Questo turno siete passivi: non si posa Influenza.",
+    "cc.no_such_influence": "Non avete questa carta Influenza in mano.",
+    "cc.group_closed": "Questo gruppo non ha più patrizi.",
+    "cc.own_limit": "Avete già {limit} carte davanti a questo gruppo.",
+    "cc.group_full": "Questo gruppo ha già {limit} carte.",
+    "cc.second_face_up": "Anche la seconda carta va posata scoperta.",
+    "cc.placed_already": "Avete già posato la vostra Influenza in questo turno.",
+    "cc.no_second_face_up": "Le carte scoperte si posano in coppia, e la seconda non avrebbe dove andare.",
+    "cc.placement_not_allowed": "Questa posa non è consentita.",
+    "cc.final_no_action": "Nell'ultimo turno non si gioca nessuna carta Manipolazione.",
+    "cc.passive_no_action": "Questo turno siete passivi: non si gioca nessuna carta Manipolazione.",
+    "cc.one_action": "Si può giocare una sola carta Manipolazione per turno.",
+    "cc.second_face_up_first": "Posate prima la vostra seconda carta scoperta.",
+    "cc.no_such_action_card": "Non avete questa carta Manipolazione in mano.",
+    "cc.veto_only_answer": "Il Veto si gioca solo contro una carta Manipolazione dell'avversario.",
+    "cc.no_such_target": "Questa carta Manipolazione non può avere questo bersaglio.",
+    "cc.active_begun": "Avete già cominciato un turno attivo.",
+    "cc.no_passive": "Ora non potete restare passivi.",
+    "cc.discard_passive_only": "Si scartano carte solo in un turno passivo.",
+    "cc.drawing_started": "Avete cominciato a pescare: niente più scarti.",
+    "cc.no_such_card": "Non avete questa carta in mano.",
+    "cc.place_before_draw": "Posate la vostra Influenza prima di pescare.",
+    "cc.no_draw": "Ora non potete pescare.",
+    "cc.turn_unfinished": "Dovete ancora posare Influenza o pescare.",
+    "cc.final_place_all": "Nell'ultimo turno posate tutte le carte Influenza che potete.",
+})

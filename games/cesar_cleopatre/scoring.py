@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core import State, score_line
+from games.core import State, fill, score_line
 
 from .components import (
     ALL_POINTS, GROUP_INDEX, GROUP_NAMES, GROUP_SIZE, GROUPS, MAJORITY, MAJORITY_POINTS, MISSION_POINTS,
@@ -18,21 +18,28 @@ def seat_lines(won: list[int], mission: str | None) -> list[dict[str, Any]]:
     lines = []
     for gi, group in enumerate(GROUPS):
         n = won[gi]
-        en, fr = GROUP_NAMES[group][0], GROUP_NAMES[group][1]
+        name = GROUP_NAMES[group]["many"]
         size = GROUP_SIZE[gi]
         if n:
-            lines.append(score_line(f"{en}: {n} of {size}", f"{fr} : {n} sur {size}", n * PATRICIAN_POINTS))
+            lines.append(score_line(fill({"en": "{group}: {n} of {size}", "fr": "{group} : {n} sur {size}",
+                                          "it": "{group}: {n} su {size}"}, group=name, n=n, size=size),
+                                    n * PATRICIAN_POINTS))
         if n >= MAJORITY[size]:
-            lines.append(score_line(f"{en}: majority", f"{fr} : majorité", MAJORITY_POINTS))
+            lines.append(score_line(fill({"en": "{group}: majority", "fr": "{group} : majorité",
+                                          "it": "{group}: maggioranza"}, group=name), MAJORITY_POINTS))
         if n == size:
-            lines.append(score_line(f"{en}: all of them", f"{fr} : la totalité", ALL_POINTS))
+            lines.append(score_line(fill({"en": "{group}: all of them", "fr": "{group} : la totalité",
+                                          "it": "{group}: tutti quanti"}, group=name), ALL_POINTS))
     if mission is not None:
-        en, fr = GROUP_NAMES[mission][0], GROUP_NAMES[mission][1]
+        name = GROUP_NAMES[mission]["many"]
         if won[GROUP_INDEX[mission]] >= MISSION_THRESHOLD:
-            lines.append(score_line(f"Secret mission achieved ({en})", f"Mission secrète réussie ({fr})",
-                                    MISSION_POINTS))
+            lines.append(score_line(fill({"en": "Secret mission achieved ({group})",
+                                          "fr": "Mission secrète réussie ({group})",
+                                          "it": "Missione segreta compiuta ({group})"}, group=name), MISSION_POINTS))
         else:
-            lines.append(score_line(f"Secret mission missed ({en})", f"Mission secrète manquée ({fr})", 0))
+            lines.append(score_line(fill({"en": "Secret mission missed ({group})",
+                                          "fr": "Mission secrète manquée ({group})",
+                                          "it": "Missione segreta fallita ({group})"}, group=name), 0))
     return lines
 
 
@@ -53,9 +60,12 @@ def score(state: State) -> dict[str, Any]:
         count = [sum(state["won"][p]) for p in (0, 1)]
         if count[0] != count[1]:
             winners = [0 if count[0] > count[1] else 1]
-            tiebreak = {"en": f"Equal scores; more patricians won ({max(count)} against {min(count)}).",
-                        "fr": f"Scores égaux ; plus de patriciens recrutés ({max(count)} contre {min(count)})."}
+            tiebreak = fill({"en": "Equal scores; more patricians won ({most} against {least}).",
+                             "fr": "Scores égaux ; plus de patriciens recrutés ({most} contre {least}).",
+                             "it": "Punteggi pari; più patrizi conquistati ({most} contro {least})."},
+                            most=max(count), least=min(count))
         else:
             tiebreak = {"en": "Equal scores and equal patricians: a draw.",
-                        "fr": "Scores et patriciens égaux : match nul."}
+                        "fr": "Scores et patriciens égaux : match nul.",
+                        "it": "Punteggi e patrizi pari: pareggio."}
     return {"scores": scores, "winners": winners, "breakdown": breakdown, "tiebreak": tiebreak}

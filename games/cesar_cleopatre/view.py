@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from games.core import State, clone, log_visible, reveal_line, rng
+from games.core import LANGS, State, clone, fill, log_visible, reveal_line, rng
 
 from .components import (ACTION_NAMES, GROUP_SIZE, GROUPS, INFLUENCE_NAMES, MISSIONS, SIDES, VOTE_CARD_NAMES, ZONE_DOWN,
                          cards_of, values_of)
@@ -384,14 +384,18 @@ def resample(state: State, seat: int | None, seed: int) -> State:
 def unseen(state: State) -> list[dict[str, Any]]:
     """What no seat's view shows, for the replay of a finished game: the vote deck and both players' reserves
     in their order (a seat sees its own hand, face-down cards and mission in its view)."""
-    lines = [reveal_line("Vote deck, in order", "Pioche des votes, dans l'ordre",
+    lines = [reveal_line({"en": "Vote deck, in order", "fr": "Pioche des votes, dans l'ordre",
+                          "it": "Mazzo dei Suffragi, in ordine"},
                          [VOTE_CARD_NAMES[card] for card in state["vote_deck"]])]
     for p in (0, 1):
         names = INFLUENCE_NAMES[SIDES[p]]
         lines.append(reveal_line(
-            f"Influence reserve of player {p + 1}, in order", f"Réserve d'influence du joueur {p + 1}, dans l'ordre",
-            [(f"{names[v][0]} ({v})", f"{names[v][1]} ({v})") for v in values_of(state["reserve"][p])]))
-        lines.append(reveal_line(f"Action reserve of player {p + 1}, in order",
-                                 f"Réserve d'action du joueur {p + 1}, dans l'ordre",
+            fill({"en": "Influence reserve of player {n}, in order", "fr": "Réserve d'influence du joueur {n}, "
+                  "dans l'ordre", "it": "Riserva di Influenza del giocatore {n}, in ordine"}, n=p + 1),
+            [fill({lang: "{name} ({v})" for lang in LANGS}, name=names[v], v=v)
+             for v in values_of(state["reserve"][p])]))
+        lines.append(reveal_line(fill({"en": "Action reserve of player {n}, in order",
+                                       "fr": "Réserve d'action du joueur {n}, dans l'ordre",
+                                       "it": "Riserva di Manipolazione del giocatore {n}, in ordine"}, n=p + 1),
                                  [ACTION_NAMES[card] for card in state["action_reserve"][p]]))
     return lines

@@ -4,6 +4,7 @@ from .game import (
     CORE_CONFIRMATIONS,
     CORE_MESSAGES,
     CORE_REFUSALS,
+    LANGS,
     UNDO,
     Action,
     Game,
@@ -11,7 +12,11 @@ from .game import (
     Option,
     Seat,
     State,
+    Text,
+    add_language,
     clone,
+    fill,
+    in_lang,
     log_entry,
     log_visible,
     reveal_line,
@@ -19,6 +24,6 @@ from .game import (
 )
 
 __all__ = [
-    "CORE_CONFIRMATIONS", "CORE_MESSAGES", "CORE_REFUSALS", "UNDO", "Action", "Game", "IllegalAction", "Option",
-    "Seat", "State", "clone", "log_entry", "log_visible", "reveal_line", "score_line",
+    "CORE_CONFIRMATIONS", "CORE_MESSAGES", "CORE_REFUSALS", "LANGS", "UNDO", "Action", "Game", "IllegalAction", "Option",
+    "Seat", "State", "Text", "add_language", "clone", "fill", "in_lang", "log_entry", "log_visible", "reveal_line", "score_line",
 ]

@@ -43,7 +43,7 @@ from typing import Any, ClassVar, Sequence
 import orjson
 
 from . import rng
-from .game import Action, Game, Seat, State, without_undo
+from .game import LANGS, Action, Game, Seat, State, without_undo
 
 # How often random playouts and bots take a kind of move, per game, against 1 for a kind not listed. The
 # random playouts (the game's `playout_weight`: conformance suite, golden playthroughs, novice bots) and the
@@ -279,8 +279,12 @@ class Bot:
     every turn (or in another process) and get the same play."""
 
     level: ClassVar[str] = ""
-    label_en: ClassVar[str] = ""
-    label_fr: ClassVar[str] = ""
+    label: ClassVar[dict[str, str]] = {}  # the bot's name in every language (LANGS); label_en... derived
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for lang in LANGS:
+            setattr(cls, f"label_{lang}", cls.label.get(lang) or cls.label.get("en", ""))
 
     def __init__(self, seed: int = 0, budget: Budget | None = None):
         self.seed = seed
@@ -303,8 +307,7 @@ class Novice(Bot):
     """A random legal action, weighted so that games end at a normal length."""
 
     level = "novice"
-    label_en = "Novice bot"
-    label_fr = "Robot débutant"
+    label = {"en": "Novice bot", "fr": "Robot débutant", "it": "Bot principiante"}
 
     def decide(self, info: InformationSet, holder: dict[str, Any]) -> Action:
         state = info.sample()
@@ -338,8 +341,7 @@ class Strong(Bot):
     """Information-set Monte Carlo tree search with per-game policy and evaluation hooks."""
 
     level = "strong"
-    label_en = "Strong bot"
-    label_fr = "Robot fort"
+    label = {"en": "Strong bot", "fr": "Robot fort", "it": "Bot esperto"}
 
     def __init__(self, seed: int = 0, budget: Budget | None = None):
         super().__init__(seed, budget)

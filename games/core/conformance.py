@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from . import rng
-from .game import UNDO, UNDO_KEY, Action, Game, IllegalAction, Seat, State, log_entry, without_undo
+from .game import LANGS, UNDO, UNDO_KEY, Action, Game, IllegalAction, Seat, State, log_entry, without_undo
 
 # How often the conformance suite's random playouts take back a move when they may (against 1 for a move of
 # weight 1): rarely, so that games still end. Golden playthroughs and the other callers of `random_step` never do.
@@ -98,9 +98,51 @@ def check_outcome(game: Game, state: State) -> None:
     assert result["winners"] and set(result["winners"]) <= set(range(players)), "winners are seats"
     assert len(result["breakdown"]) == players, "one breakdown per seat"
     for seat, lines in enumerate(result["breakdown"]):
-        assert all({"en", "fr", "points"} <= set(line) for line in lines), "breakdown lines have en/fr/points"
+        assert all({*LANGS, "points"} <= set(line) and all(line[lang] for lang in LANGS) for line in lines), \
+            "breakdown lines have a text in every language and points"
         assert sum(line["points"] for line in lines) == result["scores"][seat], \
             f"seat {seat}: breakdown lines add up to its score"
+    if result.get("tiebreak") is not None:
+        assert all(result["tiebreak"].get(lang) for lang in LANGS), "the tiebreak is said in every language"
+
+
+def check_log_words(game: Game, state: State) -> None:
+    """Every log entry renders in every language, with every place filled."""
+    names = [f"P{s}" for s in range(state["players"])]
+    for entry in state.get("log", ()):
+        texts = game.messages.get(entry["key"], {})
+        assert set(LANGS) <= set(texts), f"{game.slug}: log message {entry['key']!r} lacks {set(LANGS) - set(texts)}"
+        for lang in LANGS:
+            text = game.render_log(entry, lang, names)
+            assert text and "{" not in text and text != entry["key"], \
+                f"{game.slug}: {entry['key']} does not render in {lang}: {text!r}"
+
+
+def texts_of(game: Game) -> dict[str, dict[str, str]]:
+    """Every fixed text a game gives, by where it is: title, pitch, options (what, label, choices), log
+    messages, refusals, confirmations. Each must have every language (`check_words`)."""
+    found: dict[str, dict[str, str]] = {"title": game.title}
+    if game.pitch:
+        found["pitch"] = game.pitch
+    for option in game.options:
+        found[f"option {option.name}"] = option.text
+        if option.label:
+            found[f"option {option.name} label"] = option.label
+        for choice in option.choices:
+            found[f"option {option.name} = {choice!r}"] = option.words(choice)
+    for kind, table in (("message", game.messages), ("refusal", game.refusals),
+                        ("confirmation", game.confirmations)):
+        for key, texts in table.items():
+            found[f"{kind} {key}"] = texts
+    return found
+
+
+def check_words(game: Game) -> None:
+    """Every text the game gives exists in every language (LANGS), none empty."""
+    lacking = {where: sorted(set(LANGS) - {lang for lang, text in texts.items() if text})
+               for where, texts in texts_of(game).items()}
+    lacking = {where: langs for where, langs in lacking.items() if langs}
+    assert not lacking, f"{game.slug}: texts without every language: {lacking}"
 
 
 def check_roundtrip(game: Game, state: State) -> None:
@@ -151,12 +193,12 @@ def check_views_plain(game: Game, state: State) -> None:
 
 def check_confirm(game: Game, actions: list[Action], confirm: list[str | None], players: int) -> set[str]:
     """A view's "confirm" runs parallel to its legal actions, and each reason is a code of the game's
-    `confirmations` that renders in English and French. Returns the codes met."""
+    `confirmations` that renders in every language. Returns the codes met."""
     assert len(confirm) == len(actions), f"{game.slug}: confirm is not parallel to legal_actions"
     codes = {code for code in confirm if code is not None}
     for code in codes:
         assert code in game.confirmations, f"{game.slug}: confirmation code {code!r} has no text"
-        for lang in ("en", "fr"):
+        for lang in LANGS:
             text = game.confirmation_text(code, {}, lang, names=[f"P{s}" for s in range(players)])
             assert text and "{" not in text and text == game.confirmations[code][lang], \
                 f"{game.slug}: {code} does not render in {lang}: {text!r}"
@@ -213,7 +255,7 @@ def check_illegal_rejected(game: Game, state: State, holder: dict[str, Any], see
         except IllegalAction as e:
             assert e.code in game.refusals, f"{game.slug}: refusal code {e.code!r} has no text"
             assert str(e) == game.refusal_text(e.code, e.args, "en"), "the message is the code's English text"
-            for lang in ("en", "fr"):
+            for lang in LANGS:
                 text = game.refusal_text(e.code, e.args, lang, names=[f"P{s}" for s in range(players)])
                 assert text and "{" not in text, f"{game.slug}: {e.code} does not render in {lang}: {text!r}"
             if codes is not None:
@@ -308,6 +350,8 @@ def run_conformance(game: Game, players: int, options: dict[str, Any], seeds: ra
         report.actions += len(history)
         report.lengths.append(len(history))
         check_outcome(game, final)
+        if seed % 10 == 1:  # one game in ten: rendering every line in every language is slow, and lines repeat
+            check_log_words(game, final)
         check_roundtrip(game, final)
         check_views_plain(game, final)
         chosen = sampled if len(sampled) <= samples_per_game else [

@@ -12,12 +12,16 @@ encode, decode.
 from __future__ import annotations
 
 import pickle
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable
 
 import orjson
 
 from . import rng as _rng
+
+# The languages every word a game gives exists in: each text is a dict keyed by these codes (a new language
+# is data only: add its code here and its words beside the others; the conformance suite checks they exist).
+LANGS = ("en", "fr", "it")
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -53,18 +57,24 @@ class IllegalAction(Exception):
 # The refusals of the guards every game shares (`Game.apply`); each game adds its own (`Game.refusals`).
 CORE_REFUSALS: dict[str, dict[str, str]] = {
     "core.malformed": {"en": "An action must be an object with a \"type\".",
-                       "fr": "Une action doit être un objet avec un « type »."},
-    "core.game_over": {"en": "The game is over.", "fr": "La partie est terminée."},
-    "core.no_such_seat": {"en": "There is no such seat at this table.", "fr": "Cette table n'a pas cette place."},
-    "core.not_your_turn": {"en": "It is not your turn to act.", "fr": "Ce n'est pas à vous de jouer."},
-    "core.not_allowed": {"en": "That move is not allowed now.", "fr": "Ce coup n'est pas permis maintenant."},
+                       "fr": "Une action doit être un objet avec un « type ».",
+                       "it": "Un'azione deve essere un oggetto con un «type»."},
+    "core.game_over": {"en": "The game is over.", "fr": "La partie est terminée.", "it": "La partita è finita."},
+    "core.no_such_seat": {"en": "There is no such seat at this table.", "fr": "Cette table n'a pas cette place.",
+                          "it": "Questo posto non esiste a questo tavolo."},
+    "core.not_your_turn": {"en": "It is not your turn to act.", "fr": "Ce n'est pas à vous de jouer.",
+                           "it": "Non tocca a voi giocare."},
+    "core.not_allowed": {"en": "That move is not allowed now.", "fr": "Ce coup n'est pas permis maintenant.",
+                         "it": "Questa mossa non è consentita ora."},
     "core.no_undo": {"en": "There is no move of yours to take back now.",
-                     "fr": "Vous n'avez aucun coup à reprendre maintenant."},
+                     "fr": "Vous n'avez aucun coup à reprendre maintenant.",
+                     "it": "Ora non avete nessuna mossa da riprendere."},
 }
 
 # The log entries the core writes; each game's `messages` starts with them.
 CORE_MESSAGES: dict[str, dict[str, str]] = {
-    "core.undo": {"en": "{seat} took back a move.", "fr": "{seat} a repris un coup."},
+    "core.undo": {"en": "{seat} took back a move.", "fr": "{seat} a repris un coup.",
+                  "it": "{seat} ha ripreso una mossa."},
 }
 
 # Why a legal action asks for a confirmation (the view's "confirm"): the core has no reason of its own, each
@@ -72,40 +82,76 @@ CORE_MESSAGES: dict[str, dict[str, str]] = {
 CORE_CONFIRMATIONS: dict[str, dict[str, str]] = {}
 
 
+Text = dict[str, str]  # one text in every language: {"en": ..., "fr": ..., "it": ...}
+
+
+def fill(templates: Text, **args: Any) -> Text:
+    """A text in every language from one template per language: each `{name}` takes the argument's text in
+    that language (an argument that is a Text) or the argument itself (a number, a proper name)."""
+    return {lang: template.format(**{k: v.get(lang) or v["en"] if isinstance(v, dict) else v
+                                     for k, v in args.items()})
+            for lang, template in templates.items()}
+
+
+def add_language(table: dict[str, dict[str, str]], lang: str, texts: dict[str, str]) -> None:
+    """Put one language's texts into a table of texts by key (messages, refusals...): a key the table does not
+    have is a mistake (a typo, a text that was renamed), and so is a missing one (the conformance suite)."""
+    unknown = set(texts) - set(table)
+    if unknown:
+        raise KeyError(f"no such texts to translate: {sorted(unknown)}")
+    for key, text in texts.items():
+        table[key][lang] = text
+
+
+def in_lang(text: Text, lang: str) -> str:
+    """A Text in `lang`, else in English."""
+    return text.get(lang) or text["en"]
+
+
+YES: Text = {"en": "yes", "fr": "oui", "it": "sì"}
+NO: Text = {"en": "no", "fr": "non", "it": "no"}
+
+
 @dataclass(frozen=True)
 class Option:
-    """A variant a table may choose when it is created."""
+    """A variant a table may choose when it is created; its words in every language (LANGS)."""
 
     name: str
     default: Any
     choices: tuple[Any, ...]
-    en: str  # what it does, in English
-    fr: str  # the same, in French
-    label_en: str = ""
-    label_fr: str = ""
-    # The words of each choice, (en, fr) in the order of `choices`; booleans are yes/no, others their text.
-    choice_names: tuple[tuple[str, str], ...] = ()
+    text: Text  # what it does
+    label: Text = field(default_factory=dict)  # its name (else `name`)
+    # The words of each choice in the order of `choices`; booleans are yes/no, others their text.
+    choice_names: tuple[Text, ...] = ()
 
-    def words(self, value: Any) -> tuple[str, str]:
-        """The words of one of this option's values, (en, fr)."""
+    def __getattr__(self, attr: str) -> str:
+        # `en`, `fr`... (what it does) and `label_en`, `label_fr`... (its name) in one language.
+        if attr in LANGS:
+            return self.text.get(attr) or self.text["en"]
+        if attr.startswith("label_") and attr[len("label_"):] in LANGS:
+            return self.label.get(attr[len("label_"):]) or self.label.get("en") or self.name
+        raise AttributeError(attr)
+
+    def words(self, value: Any) -> Text:
+        """The words of one of this option's values, in every language."""
         if value in self.choices and len(self.choice_names) == len(self.choices):
             return self.choice_names[self.choices.index(value)]
         if value is True:
-            return ("yes", "oui")
+            return YES
         if value is False:
-            return ("no", "non")
-        return (str(value), str(value))
+            return NO
+        return {lang: str(value) for lang in LANGS}
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "name": self.name,
             "default": self.default,
             "choices": list(self.choices),
-            "label_en": self.label_en or self.name,
-            "label_fr": self.label_fr or self.label_en or self.name,
-            "en": self.en,
-            "fr": self.fr,
-            "choice_names": [list(self.words(c)) for c in self.choices],
+            **{f"label_{lang}": getattr(self, f"label_{lang}") for lang in LANGS},
+            **{lang: getattr(self, lang) for lang in LANGS},
+            "choice_names": [[self.words(c).get(lang) or self.words(c)["en"] for lang in LANGS]
+                             for c in self.choices],
+            "choice_texts": [self.words(c) for c in self.choices],
         }
 
 
@@ -114,16 +160,16 @@ def clone(state: State) -> State:
     return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
 
 
-def score_line(en: str, fr: str, points: int) -> dict[str, Any]:
-    """One line of an outcome breakdown, in both languages."""
-    return {"en": en, "fr": fr, "points": points}
+def score_line(text: Text, points: int) -> dict[str, Any]:
+    """One line of an outcome breakdown: its text in every language (keys of LANGS) and its points."""
+    return {**text, "points": points}
 
 
-def reveal_line(en: str, fr: str, items: Iterable[Any]) -> dict[str, Any]:
-    """One line of `Game.reveal`: what it is, in both languages, and its items in order, each an (English,
-    French) pair of names or one text for both (a number, a label the same in both languages)."""
-    return {"en": en, "fr": fr, "items": [{"en": item[0], "fr": item[1]} if isinstance(item, tuple)
-                                          else {"en": str(item), "fr": str(item)} for item in items]}
+def reveal_line(text: Text, items: Iterable[Any]) -> dict[str, Any]:
+    """One line of `Game.reveal`: what it is, in every language, and its items in order, each a Text (a name in
+    every language) or one value for all (a number, a label the same in every language)."""
+    return {**text, "items": [dict(item) if isinstance(item, dict) else {lang: str(item) for lang in LANGS}
+                              for item in items]}
 
 
 def log_entry(key: str, to: Iterable[Seat] | None = None, hide: Iterable[Seat] | None = None,
@@ -150,10 +196,9 @@ class Game:
     """Base class of every engine. Subclasses set the class attributes and implement the hooks."""
 
     slug: ClassVar[str]
-    title_en: ClassVar[str]
-    title_fr: ClassVar[str]
-    pitch_en: ClassVar[str] = ""
-    pitch_fr: ClassVar[str] = ""
+    # The game's name and its lobby pitch, by language code (LANGS); `title_en`, `pitch_fr`... are derived.
+    title: ClassVar[dict[str, str]]
+    pitch: ClassVar[dict[str, str]] = {}
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     options: ClassVar[tuple[Option, ...]] = ()
@@ -168,6 +213,14 @@ class Game:
     move_weights: ClassVar[dict[str, float]] = {}
     # The last (state, seat, moves) that legal_actions computed (see there).
     _last_moves: tuple[Any, Any, list[Action]] = (None, None, [])
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # The flat names the wire formats use (title_en, title_fr, title_it...), one per language.
+        title, pitch = getattr(cls, "title", {}), getattr(cls, "pitch", {})
+        for lang in LANGS:
+            setattr(cls, f"title_{lang}", title.get(lang) or title.get("en", ""))
+            setattr(cls, f"pitch_{lang}", pitch.get(lang) or pitch.get("en", ""))
 
     # ----------------------------------------------------------------------------------- contract
 
@@ -416,7 +469,10 @@ class Game:
     def waiting_for(self, view: dict[str, Any], lang: str) -> str:
         """Hook (optional): what the game waits for, said after the names of the seats to act ("place dice
         in a building")."""
-        return "jouer" if lang == "fr" else "play"
+        return in_lang(PLAY, lang)
+
+
+PLAY: dict[str, str] = {"en": "play", "fr": "jouer", "it": "giocare"}
 
 
 def state_players(state: State) -> int:

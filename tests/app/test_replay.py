@@ -19,7 +19,7 @@ import pytest
 
 from app.cli import main as cli_main
 from app.cli import replay_check_records
-from app.i18n import translator
+from app.i18n import page_words
 from app.pages.render import ENV
 from app.routes.pages import replay_context
 from app.services.replays import LEVEL_WORDS, replay_view, step_body
@@ -55,7 +55,7 @@ def replay_page_html(body: dict, game, url: httpx.URL) -> str:
     key = url.params.get("key", "")
     context = replay_context(json.loads(json.dumps(body)), game, "en", key)
     return ENV.get_template("replay.html").render(
-        {"request": None, "lang": "en", "tr": translator("en"), "path": f"{url.path}?{url.query.decode()}", **context})
+        {"request": None, "lang": "en", **page_words("en"), "path": f"{url.path}?{url.query.decode()}", **context})
 
 
 def credentials(table) -> dict[int | None, str]:

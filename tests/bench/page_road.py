@@ -47,7 +47,7 @@ def html_connection(socket, snap: Snapshot, seat, service: TablesService):
 
     game = service.game(snap.game)
     return PageConnection(socket, snap.id, seat, snap.seat_hashes[seat] if seat is not None else None, lang="en",
-                          game=game, links=LINKS, title=(game.title_en, game.title_fr),
+                          game=game, links=LINKS, title=(game.title_en, game.title_fr, game.title_it),
                           presence={"connected": list(range(snap.players)), "spectators": 1})
 
 

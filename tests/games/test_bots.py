@@ -55,7 +55,9 @@ class SealedVeto(Game):
     (bids are revealed); pending bids and veto tokens are hidden."""
 
     slug = "sealed_veto"
-    title_en = title_fr = "Sealed veto"
+    title = {"en": "Sealed veto", "fr": "Sealed veto", "it": "Sealed veto"}
+    messages = {"bids": {"en": "Bids: {a} and {b}.", "fr": "Mises : {a} et {b}.", "it": "Offerte: {a} e {b}."},
+                "veto": {"en": "{seat} vetoes.", "fr": "{seat} met son veto.", "it": "{seat} oppone il veto."}}
     min_players = max_players = 2
     ROUNDS = 3
 
@@ -116,7 +118,7 @@ class SealedVeto(Game):
     def score(self, state: State) -> dict[str, Any]:
         points = list(state["points"])
         return {"scores": points, "winners": [s for s in range(2) if points[s] == max(points)],
-                "breakdown": [[score_line("Prizes", "Prix", p)] for p in points], "tiebreak": None}
+                "breakdown": [[score_line({"en": "Prizes", "fr": "Prix", "it": "Premi"}, p)] for p in points], "tiebreak": None}
 
     def redraw(self, state: State, seat: int | None, seed: int) -> State:
         new = {k: (list(v) if isinstance(v, list) else v) for k, v in state.items()}

@@ -9,7 +9,9 @@ import os
 import pytest
 
 from games import ALL_GAMES
-from games.core.conformance import option_sets, run_conformance
+from games.core import LANGS
+from games.core.bots import LEVELS
+from games.core.conformance import check_words, option_sets, run_conformance
 
 # Random full games per game in one run of the suite, spread over player counts and option sets.
 GAMES_PER_RUN = {"cesar_cleopatre": 2000, "ave_cesar": 1000, "alea_iacta_est": 1000, "bench_cards": 200}
@@ -32,3 +34,12 @@ def test_conformance(slug, players, options, count):
     assert report.games == count
     # The leak test would pass vacuously if resampling never changed anything.
     assert report.resample_changed > 0, "resampling never changed any hidden information"
+
+
+@pytest.mark.parametrize("slug", list(ALL_GAMES))
+def test_every_text_of_a_game_has_every_language(slug):
+    check_words(ALL_GAMES[slug])
+
+
+def test_every_bot_level_has_a_label_in_every_language():
+    assert all(cls.label.get(lang) for cls in LEVELS.values() for lang in LANGS)

@@ -13,7 +13,7 @@ import string
 import pytest
 
 from games import ALL_GAMES
-from games.core import CORE_REFUSALS, Game, IllegalAction
+from games.core import CORE_REFUSALS, LANGS, Game, IllegalAction
 from games.core.conformance import run_conformance
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -69,7 +69,7 @@ def test_the_core_raises_exactly_its_guard_codes():
 
 
 @pytest.mark.parametrize("slug", list(ALL_GAMES))
-def test_every_code_in_the_source_has_english_and_french_text_with_the_same_placeholders(slug):
+def test_every_code_in_the_source_has_a_text_in_every_language_with_the_same_placeholders(slug):
     game = ALL_GAMES[slug]
     own = game_prefix(game)
     assert set(CORE_REFUSALS) <= set(game.refusals)
@@ -79,8 +79,8 @@ def test_every_code_in_the_source_has_english_and_french_text_with_the_same_plac
     unused = set(game.refusals) - used - set(CORE_REFUSALS)
     assert not unused, f"{slug}: texts for codes nothing raises: {sorted(unused)}"
     for code, texts in game.refusals.items():
-        assert set(texts) == {"en", "fr"} and texts["en"].strip() and texts["fr"].strip(), code
-        assert placeholders(texts["en"]) == placeholders(texts["fr"]), code
+        assert set(texts) == set(LANGS) and all(texts[lang].strip() for lang in LANGS), code
+        assert all(placeholders(texts["en"]) == placeholders(texts[lang]) for lang in LANGS), code
 
 
 @pytest.mark.parametrize("slug", list(ALL_GAMES))

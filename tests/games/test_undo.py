@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from games import REGISTRY
-from games.core import UNDO, IllegalAction
+from games.core import LANGS, UNDO, IllegalAction
 from games.core.conformance import option_sets, random_step, run_undo_checks
 from games.core.game import CORE_CONFIRMATIONS
 from games.core import rng
@@ -54,7 +54,7 @@ def test_0_6_confirmation_codes_are_those_of_the_source_with_english_and_french_
     named = codes_in_source(package_of(game), own) & set(game.confirmations)
     assert set(game.confirmations) - set(CORE_CONFIRMATIONS) == named, f"{slug}: confirmation texts nothing uses"
     for code, texts in game.confirmations.items():
-        assert set(texts) == {"en", "fr"} and texts["en"].strip() and texts["fr"].strip(), code
+        assert set(texts) == set(LANGS) and all(texts[lang].strip() for lang in LANGS), code
     met: set[str] = set()
     for players in range(game.min_players, game.max_players + 1):
         met |= run_undo_checks(game, players, {}, seeds=range(1, 6), full_checks_per_game=0).confirmations

@@ -5,6 +5,7 @@ versions gets the whole body, presence and pings have their own small regions, a
 from __future__ import annotations
 
 import asyncio
+import html
 
 import pytest
 import websockets
@@ -71,7 +72,7 @@ async def test_only_the_regions_whose_html_changed_are_sent():
     state = game.setup(2, 11)
     ws = FakeSocket()
     conn = PageConnection(ws, "T", 0, "h", lang="en", game=game, links=LINKS,
-                          presence={"connected": [0], "spectators": 0}, title=(game.title_en, game.title_fr))
+                          presence={"connected": [0], "spectators": 0}, title=(game.title_en, game.title_fr, game.title_it))
     await conn.full(5, client_view(game, state, 0))
     assert top_level_ids(ws.sent[-1]) == ["tb-version", "tb-body"]  # everything, once
 
@@ -87,7 +88,7 @@ async def test_only_the_regions_whose_html_changed_are_sent():
     # Presence changes only the seat that came and the spectators regions; pings have their own element.
     await conn.show_presence({"connected": [0, 1], "spectators": 2}, "", {})
     assert sorted(top_level_ids(ws.sent[-1])) == ["tb-seat-1", "tb-spectators"]
-    assert "2 spectator(s)" in ws.sent[-1]
+    assert "2 spectators watching" in ws.sent[-1]
     await conn.ping("")
     assert top_level_ids(ws.sent[-1]) == ["tb-ping"]
 
@@ -96,7 +97,7 @@ async def test_identical_pages_are_rendered_once_per_change():
     game = REGISTRY["ave_cesar"]
     state = game.setup(3, 5)
     spectators = [PageConnection(FakeSocket(), "T", None, None, lang="en", game=game, links=LINKS,
-                                 presence={"connected": [], "spectators": 2}, title=(game.title_en, game.title_fr))
+                                 presence={"connected": [], "spectators": 2}, title=(game.title_en, game.title_fr, game.title_it))
                   for _ in range(2)]
     view = client_view(game, state, None)
     for conn in spectators:
@@ -113,14 +114,35 @@ async def test_identical_pages_are_rendered_once_per_change():
     assert spectators[0].ws.sent == spectators[1].ws.sent and spectators[0].ws.sent
 
 
+async def test_readers_of_one_change_in_different_languages_never_share_a_region():
+    """The regions rendered for one change are shared between its readers of one language only: a spectator
+    reading Italian gets Italian regions even when an English one rendered the same view first."""
+    game = REGISTRY["cesar_cleopatre"]
+    state = game.setup(2, 11)
+    spectators = {lang: PageConnection(FakeSocket(), "T", None, None, lang=lang, game=game, links=LINKS,
+                                       presence={"connected": [], "spectators": 3},
+                                       title=(game.title_en, game.title_fr, game.title_it))
+                  for lang in ("en", "fr", "it")}
+    for conn in spectators.values():
+        await conn.synced(1, client_view(game, state, None))
+    seat = sorted(game.to_act(state))[0]
+    new_view = client_view(game, game.apply(state, seat, game.legal_actions(state, seat)[0]), None)
+    shared: dict = {}
+    for conn in spectators.values():
+        await conn.changed(2, new_view, no_patch, shared)
+    sent = {lang: conn.ws.sent[-1] for lang, conn in spectators.items()}
+    assert "Cards of P0" in sent["en"] and "Cartes de P0" in sent["fr"] and "Carte di P0" in sent["it"]
+    assert "Cards of" not in sent["it"] and "Cartes de" not in sent["it"]
+
+
 async def test_the_start_of_the_game_swaps_the_whole_body_in_the_readers_language():
     game = REGISTRY["alea_iacta_est"]
     state = game.setup(2, 3)
     ws = FakeSocket()
     conn = PageConnection(ws, "T", None, None, lang="fr", game=game, links={**LINKS, "seat": None, "invite": None},
-                          presence={"connected": [], "spectators": 1}, title=(game.title_en, game.title_fr))
+                          presence={"connected": [], "spectators": 1}, title=(game.title_en, game.title_fr, game.title_it))
     await conn.full(1, client_view(game, None, None, status="lobby"))
-    assert "Salle d&#39;attente" in ws.sent[-1]
+    assert "Salle d'attente" in html.unescape(ws.sent[-1])  # a translation is markup: its apostrophe as written
     await conn.changed(2, client_view(game, state, None), no_patch, {})
     assert top_level_ids(ws.sent[-1]) == ["tb-version", "tb-body"]
     assert "Manche 1 sur 6" in ws.sent[-1] and 'name="action"' not in ws.sent[-1]

@@ -22,16 +22,16 @@ from ..controls import Control, Controls
 SEAT_COLOURS = ("#b8442f", "#2f6f8f", "#c49a2c", "#4f7d3a", "#7b4d8f")
 
 
-def seat_names(view: dict[str, Any], tr: Callable[[str, str], str]) -> list[str]:
-    return [s["name"] or tr(f"Seat {s['number'] + 1}", f"Place {s['number'] + 1}") for s in view["table"]["seats"]]
+def seat_names(view: dict[str, Any], _: Callable[[str, str], str]) -> list[str]:
+    return [s["name"] or _("Seat {number}").format(number=s["number"] + 1) for s in view["table"]["seats"]]
 
 
-def join_names(names: list[str], tr) -> str:
+def join_names(names: list[str], _) -> str:
     if not names:
         return ""
     if len(names) == 1:
         return names[0]
-    return ", ".join(names[:-1]) + tr(" and ", " et ") + names[-1]
+    return ", ".join(names[:-1]) + _(" and ") + names[-1]
 
 
 class Presenter:
@@ -43,20 +43,20 @@ class Presenter:
     def colour(self, seat: int) -> str:
         return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
 
-    def describe(self, action: dict[str, Any], view: dict[str, Any], tr, names: list[str]) -> Control:
+    def describe(self, action: dict[str, Any], view: dict[str, Any], _, names: list[str]) -> Control:
         if action == UNDO:  # offered by the core in every game (RULES 0.6)
-            return Control(action, tr("Take back your last move", "Reprendre votre dernier coup"),
-                           tr("Undo", "Annuler"), style="secondary")
+            return Control(action, _("Take back your last move"),
+                           _("Undo"), style="secondary")
         words = ", ".join(f"{k} {v}" for k, v in action.items() if k != "type")
         text = action["type"].replace("_", " ") + (f" ({words})" if words else "")
         return Control(action, text, text)
 
-    def seat_line(self, view: dict[str, Any], seat: int, tr) -> str:
+    def seat_line(self, view: dict[str, Any], seat: int, _) -> str:
         return ""
 
-    def controls(self, view: dict[str, Any], tr, names: list[str]) -> Controls:
+    def controls(self, view: dict[str, Any], _, names: list[str]) -> Controls:
         game = view.get("game") or {}
-        return Controls([self.describe(a, view, tr, names) for a in game.get("legal_actions", [])])
+        return Controls([self.describe(a, view, _, names) for a in game.get("legal_actions", [])])
 
 
 GENERIC = Presenter()

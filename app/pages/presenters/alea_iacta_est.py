@@ -76,9 +76,9 @@ class AleaPresenter(Presenter):
                 "ink": ink(css), "name": al_cards.COLOUR_NAMES[colour], "sign": "♂" if gender == "m" else "♀"}
 
     @staticmethod
-    def senate_text(card: str, tr) -> str:
+    def senate_text(card: str, _) -> str:
         info = al_cards.SENATE_CARD[card]
-        return tr(info["en"], info["fr"])
+        return _.pick(info)
 
     @staticmethod
     def roman(v: int) -> str:
@@ -89,55 +89,54 @@ class AleaPresenter(Presenter):
         return "-".join(str(d) for d in dice)
 
 
-    def seat_line(self, view, seat, tr) -> str:
+    def seat_line(self, view, seat, _) -> str:
         g = view["game"]
-        return tr(f"{g['unplaced'][seat]} dice to place · {g['chips'][seat]} chip(s) · "
-                  f"{len(g['provinces'][seat])} province(s), {len(g['patricians'][seat])} patrician(s)",
-                  f"{g['unplaced'][seat]} dé(s) à placer · {g['chips'][seat]} jeton(s) relance · "
-                  f"{len(g['provinces'][seat])} province(s), {len(g['patricians'][seat])} habitant(s)")
+        dice, chips = g["unplaced"][seat], g["chips"][seat]
+        provinces, patricians = len(g["provinces"][seat]), len(g["patricians"][seat])
+        return " · ".join((_.ngettext("{n} die to place", "{n} dice to place", dice).format(n=dice),
+                           _.ngettext("{n} chip", "{n} chips", chips).format(n=chips),
+                           _.ngettext("{n} province", "{n} provinces", provinces).format(n=provinces),
+                           _.ngettext("{n} patrician", "{n} patricians", patricians).format(n=patricians)))
 
-    def describe(self, action, view, tr, names) -> Control:
+    def describe(self, action, view, _, names) -> Control:
         kind = action["type"]
         if kind == "reroll":
             dice = action["dice"]
             words = self.dice_words(dice)
-            return Control(action, tr(f"Spend a Repete chip to re-roll {words}",
-                                      f"Dépenser un jeton « relance » pour relancer {words}"),
-                           tr(f"Re-roll {words} (1 chip)", f"Relancer {words} (1 jeton)"), zone="roll",
+            return Control(action, _("Spend a Repete chip to re-roll {words}").format(words=words),
+                           _("Re-roll {words} (1 chip)").format(words=words), zone="roll",
                            pick="dice:" + ",".join(str(d) for d in dice), style="secondary")
         if kind == "place":
             dice = action["dice"]
             b = self.building(action["building"])
             words = self.dice_words(dice)
-            return Control(action, tr(f"Place {words} in the {b}", f"Placer {words} au {b}"),
-                           tr(f"Place {words} here", f"Placer {words} ici"), zone=f"b:{action['building']}",
+            return Control(action, _("Place {words} in the {b}").format(words=words, b=b),
+                           _("Place {words} here").format(words=words), zone=f"b:{action['building']}",
                            pick="dice:" + ",".join(str(d) for d in dice), style="place")
         if kind == "end_turn":
-            return Control(action, tr("Pass the dice to the next player", "Passer les dés au joueur suivant"),
-                           tr("Pass the dice", "Passer les dés"), zone="roll")
+            return Control(action, _("Pass the dice to the next player"),
+                           _("Pass the dice"), zone="roll")
         if kind == "latrina":
             d = action["die"]
-            return Control(action, tr(f"No placement is possible: put a {d} in the Latrina",
-                                      f"Aucun placement possible : mettre un {d} aux latrines"),
-                           tr(f"{d} to the Latrina", f"{d} aux latrines"))
+            return Control(action, _("No placement is possible: put a {d} in the Latrina").format(d=d),
+                           _("{d} to the Latrina").format(d=d))
         if kind == "keep_fortuna":
             tiles = " + ".join(self.roman(t) for t in action["tiles"])
-            return Control(action, tr(f"Keep the Fortuna tiles {tiles}", f"Garder les jetons {tiles}"),
-                           tr(f"Keep {tiles}", f"Garder {tiles}"), zone="fortuna")
+            return Control(action, _("Keep the Fortuna tiles {tiles}").format(tiles=tiles),
+                           _("Keep {tiles}").format(tiles=tiles), zone="fortuna")
         if kind == "keep_senate":
             card = action["card"]
-            return Control(action, tr(f"Keep the Senate card {card}: {self.senate_text(card, tr)}",
-                                      f"Garder la carte sénat {card} : {self.senate_text(card, tr)}"),
-                           tr(f"Keep {card}", f"Garder {card}"), zone="senate")
+            return Control(action, _("Keep the Senate card {card}: {senate_text}").format(card=card, senate_text=self.senate_text(card, _)),
+                           _("Keep {card}").format(card=card), zone="senate")
         if kind == "take_province":
             p = self.province(action["province"])
-            return Control(action, tr(f"Take the province {p}", f"Prendre la province {p}"),
-                           tr("Take", "Prendre"), zone=f"province:{action['province']}")
+            return Control(action, _("Take the province {p}").format(p=p),
+                           _("Take"), zone=f"province:{action['province']}")
         if kind == "take_patrician":
             p = self.patrician(action["patrician"])
-            return Control(action, tr(f"Take the patrician {p}", f"Prendre l'habitant {p}"),
-                           tr("Take", "Prendre"), zone=f"patrician:{action['patrician']}")
-        return super().describe(action, view, tr, names)
+            return Control(action, _("Take the patrician {p}").format(p=p),
+                           _("Take"), zone=f"patrician:{action['patrician']}")
+        return super().describe(action, view, _, names)
 
 
 PRESENTER = AleaPresenter()

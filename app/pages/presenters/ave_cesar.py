@@ -23,9 +23,8 @@ class AveCesarPresenter(Presenter):
         return self.COLOURS[seat % len(self.COLOURS)]
 
     @staticmethod
-    def name(card: str, tr) -> str:
-        en, fr = ac_data.card_name(card)
-        return tr(en, fr)
+    def name(card: str, _) -> str:
+        return _.pick(ac_data.card_name(card))
 
     @staticmethod
     def kind(card: str) -> str:
@@ -46,9 +45,8 @@ class AveCesarPresenter(Presenter):
         return ac_data.RESOURCE_VALUE.get(card, 0)
 
     @staticmethod
-    def rname(card: str, tr) -> str:
-        en, fr = ac_data.RESOURCE_NAMES[ac_data.RESOURCE_TYPE[card]]
-        return tr(en, fr)
+    def rname(card: str, _) -> str:
+        return _.pick(ac_data.RESOURCE_NAMES[ac_data.RESOURCE_TYPE[card]])
 
     @staticmethod
     def dots(band: int) -> str:
@@ -58,133 +56,127 @@ class AveCesarPresenter(Presenter):
     def band(card: str) -> int:
         return ac_data.RESOURCE_BAND.get(card, 0)
 
-    def board_name(self, board: int, tr) -> str:
+    def board_name(self, board: int, _) -> str:
         if board == 3:
-            return tr("Senate", "Sénat")
-        return tr(f"Market {self.dots(board)}", f"Marché {self.dots(board)}")
+            return _("Senate")
+        return _("Market {dots}").format(dots=self.dots(board))
 
 
 
-    def seat_line(self, view, seat, tr) -> str:
+    def seat_line(self, view, seat, _) -> str:
         row = view["game"]["table"][seat]
         if row["out"]:
-            return tr("out of the game", "sorti du jeu")
-        return tr(f"{row['senators']} senator(s) · {row['hand_size']} card(s) in hand",
-                  f"{row['senators']} sénateur(s) · {row['hand_size']} carte(s) en main")
+            return _("out of the game")
+        senators, hand = row["senators"], row["hand_size"]
+        return (_.ngettext("{n} senator", "{n} senators", senators).format(n=senators) + " · "
+                + _.ngettext("{n} card in hand", "{n} cards in hand", hand).format(n=hand))
 
-    def describe(self, action, view, tr, names) -> Control:
+    def describe(self, action, view, _, names) -> Control:
         kind = action["type"]
         g = view["game"]
         if kind == "sell_senator":
-            return Control(action, tr("Sell one of your senators to the bank for 5",
-                                      "Vendre un de vos sénateurs à la banque pour 5"),
-                           tr("Sell a senator (+5)", "Vendre un sénateur (+5)"), zone="me", style="secondary")
+            return Control(action, _("Sell one of your senators to the bank for 5"),
+                           _("Sell a senator (+5)"), zone="me", style="secondary")
         if kind == "draft":
-            n = self.name(action["card"], tr)
-            return Control(action, tr(f"Take the influence card {n}", f"Prendre la carte Influence {n}"), n,
+            n = self.name(action["card"], _)
+            return Control(action, _("Take the influence card {n}").format(n=n), n,
                            zone="draft")
         if kind == "seal_bid":
             a = action["amount"]
-            return Control(action, tr(f"Seal a bid of {a}", f"Miser {a} en secret"), str(a), select="seal",
-                           select_label=tr("Your secret bid:", "Votre mise secrète :"),
-                           select_button=tr("Seal my bid", "Cacher ma mise"))
+            return Control(action, _("Seal a bid of {a}").format(a=a), str(a), select="seal",
+                           select_label=_("Your secret bid:"),
+                           select_button=_("Seal my bid"))
         if kind == "accept_senator":
             price = (g.get("new_senator") or {}).get("price")
-            return Control(action, tr(f"Buy the New Senator for {price}", f"Acheter le Nouveau Sénateur pour {price}"),
-                           tr(f"Accept ({price})", f"Accepter ({price})"))
+            return Control(action, _("Buy the New Senator for {price}").format(price=price),
+                           _("Accept ({price})").format(price=price))
         if kind == "decline_senator":
-            return Control(action, tr("Decline the New Senator", "Refuser le Nouveau Sénateur"),
-                           tr("Decline", "Refuser"), style="secondary")
+            return Control(action, _("Decline the New Senator"),
+                           _("Decline"), style="secondary")
         if kind in ("auction", "extortion", "counters"):
-            words = {"auction": (tr("Auction", "Enchères"), tr("Turn up a lot on each board and let the others bid",
-                                                                 "Retourner un lot par plateau ; les autres misent")),
-                     "extortion": (tr("Extortion", "Extorsion"), tr("Take money from the bank and extort face-up cards",
-                                                                     "Prendre de l'argent à la banque et extorquer des cartes")),
-                     "counters": (tr("Counters", "Comptoirs"), tr("Sell sets, buy senators and play Senate cards",
-                                                                   "Vendre des séries, acheter des sénateurs, jouer des cartes Sénat"))}[kind]
+            words = {"auction": (_("Auction"), _("Turn up a lot on each board and let the others bid")),
+                     "extortion": (_("Extortion"), _("Take money from the bank and extort face-up cards")),
+                     "counters": (_("Counters"), _("Sell sets, buy senators and play Senate cards"))}[kind]
             return Control(action, f"{words[0]}: {words[1]}", words[0], zone="choose", style="big")
         if kind == "bid":
             lot, a = action["lot"], action["amount"]
-            card = self._lot_card(g, lot, tr)
-            return Control(action, tr(f"Bid {a} on {card}", f"Miser {a} sur {card}"), str(a), zone=f"lot:{lot}",
-                           select=f"bid{lot}", select_label=tr("Bid", "Miser"), select_button=tr("Bid", "Miser"))
+            card = self._lot_card(g, lot, _)
+            return Control(action, _("Bid {a} on {card}").format(a=a, card=card), str(a), zone=f"lot:{lot}",
+                           select=f"bid{lot}", select_label=_("Bid"), select_button=_("Bid"))
         if kind == "end_bids":
-            return Control(action, tr("Finish your bids", "Terminer vos mises"), tr("Done bidding", "Fin des mises"))
+            return Control(action, _("Finish your bids"), _("Done bidding"))
         if kind in ("sell_lot", "buy_lot", "merchants"):
             lot = action["lot"]
-            card = self._lot_card(g, lot, tr)
-            words = {"sell_lot": (tr(f"Let the highest bidder buy {card}", f"Laisser le meilleur enchérisseur acheter {card}"),
-                                  tr("Sell", "Vendre")),
-                     "buy_lot": (tr(f"Buy {card} yourself (pay the highest bid to its bidder)",
-                                    f"Acheter {card} vous-même (payer la meilleure mise à son auteur)"),
-                                 tr("Buy", "Acheter")),
-                     "merchants": (tr(f"Merchants: take {card} for 1", f"Marchands : prendre {card} pour 1"),
-                                   tr("Merchants (1)", "Marchands (1)"))}[kind]
+            card = self._lot_card(g, lot, _)
+            words = {"sell_lot": (_("Let the highest bidder buy {card}").format(card=card),
+                                  _("Sell")),
+                     "buy_lot": (_("Buy {card} yourself (pay the highest bid to its bidder)").format(card=card),
+                                 _("Buy")),
+                     "merchants": (_("Merchants: take {card} for 1").format(card=card),
+                                   _("Merchants (1)"))}[kind]
             return Control(action, words[0], words[1], zone=f"lot:{lot}", style="" if kind != "sell_lot" else "secondary")
         if kind == "protect":
-            n = self.name(action["card"], tr)
-            return Control(action, tr(f"Protect {n} with the Prefects", f"Protéger {n} avec les Préfets"),
-                           tr(f"Protect {n}", f"Protéger {n}"))
+            n = self.name(action["card"], _)
+            return Control(action, _("Protect {n} with the Prefects").format(n=n),
+                           _("Protect {n}").format(n=n))
         if kind == "no_protection":
-            return Control(action, tr("Protect nothing", "Ne rien protéger"), tr("No protection", "Pas de protection"),
+            return Control(action, _("Protect nothing"), _("No protection"),
                            style="secondary")
         if kind == "extort":
-            n = self.name(action["card"], tr)
+            n = self.name(action["card"], _)
             target = (g.get("extortion") or {}).get("target")
             who = names[target] if target is not None else ""
-            return Control(action, tr(f"Extort {who}'s {n}", f"Extorquer la carte {n} de {who}"),
-                           tr(f"Extort {n}", f"Extorquer {n}"), zone=f"seat:{target}", style="danger")
+            return Control(action, _("Extort {who}'s {n}").format(who=who, n=n),
+                           _("Extort {n}").format(n=n), zone=f"seat:{target}", style="danger")
         if kind == "spare":
-            return Control(action, tr("Spare this player", "Épargner ce joueur"), tr("Spare", "Épargner"),
+            return Control(action, _("Spare this player"), _("Spare"),
                            style="secondary")
         if kind == "price":
             a = action["amount"]
-            return Control(action, tr(f"Name the price {a}", f"Fixer le prix à {a}"), str(a), select="price",
-                           select_label=tr("Price:", "Prix :"), select_button=tr("Name this price", "Fixer ce prix"))
+            return Control(action, _("Name the price {a}").format(a=a), str(a), select="price",
+                           select_label=_("Price:"), select_button=_("Name this price"))
         if kind == "pay":
             price = (g.get("extortion") or {}).get("price")
-            return Control(action, tr(f"Pay {price} and keep the card", f"Payer {price} et garder la carte"),
-                           tr(f"Pay {price}", f"Payer {price}"))
+            return Control(action, _("Pay {price} and keep the card").format(price=price),
+                           _("Pay {price}").format(price=price))
         if kind == "give_up":
-            return Control(action, tr("Sell the card for the price", "Céder la carte pour ce prix"),
-                           tr("Give up the card", "Céder la carte"), style="secondary")
+            return Control(action, _("Sell the card for the price"),
+                           _("Give up the card"), style="secondary")
         if kind == "join_counters":
-            return Control(action, tr("Join the Counters (pay 5 to the active player)",
-                                      "Rejoindre les Comptoirs (payer 5 au joueur actif)"),
-                           tr("Join (5)", "Rejoindre (5)"))
+            return Control(action, _("Join the Counters (pay 5 to the active player)"),
+                           _("Join (5)"))
         if kind == "decline_counters":
-            return Control(action, tr("Do not join the Counters", "Ne pas rejoindre les Comptoirs"),
-                           tr("Decline", "Refuser"), style="secondary")
+            return Control(action, _("Do not join the Counters"),
+                           _("Decline"), style="secondary")
         if kind in ("sell", "quaestor_sale"):
             cards = action["cards"]
-            words = ", ".join(self.name(c, tr) for c in cards)
+            words = ", ".join(self.name(c, _) for c in cards)
             quaestor = kind == "quaestor_sale"
-            label = (tr(f"Quaestor sale: {words}", f"Vente du Questeur : {words}") if quaestor
-                     else tr(f"Sell the set {words}", f"Vendre la série {words}"))
+            label = (_("Quaestor sale: {words}").format(words=words) if quaestor
+                     else _("Sell the set {words}").format(words=words))
             return Control(action, label, label, zone="sell", pick="cards:" + ",".join(cards))
         if kind == "buy_senator":
-            return Control(action, tr("Buy a senator", "Acheter un sénateur"), tr("Buy a senator", "Acheter un sénateur"))
+            return Control(action, _("Buy a senator"), _("Buy a senator"))
         if kind == "play_consul":
-            return Control(action, tr("Play the Consul: senators cost 7 during this Counters",
-                                      "Jouer le Consul : les sénateurs coûtent 7 pendant ces Comptoirs"),
-                           tr("Play the Consul", "Jouer le Consul"))
+            return Control(action, _("Play the Consul: senators cost 7 during this Counters"),
+                           _("Play the Consul"))
         if kind == "censor":
             who = names[action["target"]]
-            return Control(action, tr(f"Censor: steal a senator from {who}", f"Censeur : voler un sénateur à {who}"),
-                           tr(f"Censor {who}", f"Censeur sur {who}"), style="danger")
+            return Control(action, _("Censor: steal a senator from {who}").format(who=who),
+                           _("Censor {who}").format(who=who), style="danger")
         if kind == "end_counters":
-            return Control(action, tr("Leave the Counters", "Quitter les Comptoirs"), tr("Done", "Terminer"),
+            return Control(action, _("Leave the Counters"), _("Done"),
                            style="secondary")
         if kind == "governor_value":
             v = action["value"]
-            return Control(action, tr(f"The Governor counts as {v}", f"Le Gouverneur vaut {v}"), str(v),
-                           select="govval", select_label=tr("Governor's value:", "Valeur du Gouverneur :"),
-                           select_button=tr("Choose", "Choisir"))
-        return super().describe(action, view, tr, names)
+            return Control(action, _("The Governor counts as {v}").format(v=v), str(v),
+                           select="govval", select_label=_("Governor's value:"),
+                           select_button=_("Choose"))
+        return super().describe(action, view, _, names)
 
-    def _lot_card(self, g, lot: int, tr) -> str:
+    def _lot_card(self, g, lot: int, _) -> str:
         auction = g.get("auction")
-        return "" if not auction else self.name(auction["lots"][lot]["card"], tr)
+        return "" if not auction else self.name(auction["lots"][lot]["card"], _)
 
 
 PRESENTER = AveCesarPresenter()

@@ -16,17 +16,17 @@ class BenchCardsPresenter(Presenter):
     MAX_MOVES = 60
 
     @staticmethod
-    def card(card: str, tr) -> str:
+    def card(card: str, _) -> str:
         return card[:-1] + SUITS[card[-1]]
 
-    def seat_line(self, view: dict[str, Any], seat: int, tr) -> str:
+    def seat_line(self, view: dict[str, Any], seat: int, _) -> str:
         g = view["game"]
-        return tr(f"{g['hand_sizes'][seat]} card(s) in hand", f"{g['hand_sizes'][seat]} carte(s) en main")
+        return _.ngettext("{n} card in hand", "{n} cards in hand", g["hand_sizes"][seat]).format(n=g["hand_sizes"][seat])
 
-    def describe(self, action: dict[str, Any], view: dict[str, Any], tr, names: list[str]) -> Control:
+    def describe(self, action: dict[str, Any], view: dict[str, Any], _, names: list[str]) -> Control:
         index = action["index"]
-        card = self.card(view["game"]["hand"][index], tr)
-        return Control(action, tr(f"Play the {card}", f"Jouer le {card}"), tr("Play", "Jouer"), zone=f"card:{index}")
+        card = self.card(view["game"]["hand"][index], _)
+        return Control(action, _("Play the {card}").format(card=card), _("Play"), zone=f"card:{index}")
 
 
 PRESENTER = BenchCardsPresenter()

@@ -22,40 +22,34 @@ class CesarCleopatrePresenter(Presenter):
 
     # words
     @staticmethod
-    def group(name: str, tr, singular: bool = False) -> str:
-        words = cc_cards.GROUP_NAMES[name]
-        return tr(words[2], words[3]) if singular else tr(words[0], words[1])
+    def group(name: str, _, singular: bool = False) -> str:
+        return _.pick(cc_cards.GROUP_NAMES[name]["one" if singular else "many"])
 
     @staticmethod
-    def card(value: Any, tr) -> str:
+    def card(value: Any, _) -> str:
         if isinstance(value, int):
-            return tr("Philosopher", "Philosophe") if value == 0 else str(value)
-        en, fr = cc_cards.ACTION_NAMES.get(value, (str(value), str(value)))
-        return tr(en, fr)
+            return _("Philosopher") if value == 0 else str(value)
+        return _.pick(cc_cards.ACTION_NAMES[value]) if value in cc_cards.ACTION_NAMES else str(value)
 
     @staticmethod
     def face(value: int) -> str:
         return "P" if value == 0 else str(value)
 
     @staticmethod
-    def role(value: int, side: str, tr) -> str:
-        en, fr = cc_cards.INFLUENCE_NAMES[side][value]
-        return tr(en, fr)
+    def role(value: int, side: str, _) -> str:
+        return _.pick(cc_cards.INFLUENCE_NAMES[side][value])
 
     @staticmethod
-    def side_name(side: str, tr) -> str:
-        en, fr = cc_cards.SIDE_NAMES[side]
-        return tr(en, fr)
+    def side_name(side: str, _) -> str:
+        return _.pick(cc_cards.SIDE_NAMES[side])
 
     @staticmethod
-    def vote_card(card: str, tr) -> str:
-        en, fr = cc_cards.VOTE_CARD_NAMES[card]
-        return tr(en, fr)
+    def vote_card(card: str, _) -> str:
+        return _.pick(cc_cards.VOTE_CARD_NAMES[card])
 
     @staticmethod
-    def pile(pile: str, tr) -> str:
-        en, fr = cc_cards.PILE_NAMES[pile]
-        return tr(en, fr)
+    def pile(pile: str, _) -> str:
+        return _.pick(cc_cards.PILE_NAMES[pile])
 
     ACTION_ICONS = {"assassination": "†", "spy": "◉", "castling": "⇄", "scout": "☀", "wrath": "ϟ", "veto": "⊘"}
 
@@ -66,108 +60,96 @@ class CesarCleopatrePresenter(Presenter):
         bottom = 0 if me is None else me
         return 1 - bottom, bottom
 
-    def seat_line(self, view, seat, tr) -> str:
+    def seat_line(self, view, seat, _) -> str:
         g = view["game"]
         won = sum(g["won"][seat])
-        side = self.side_name(g["sides"][seat], tr)
-        return tr(f"{side} · {won} patrician(s)", f"{side} · {won} patricien(s)")
+        side = self.side_name(g["sides"][seat], _)
+        return side + " · " + _.ngettext("{n} patrician", "{n} patricians", won).format(n=won)
 
-    def describe(self, action, view, tr, names) -> Control:
+    def describe(self, action, view, _, names) -> Control:
         kind = action["type"]
         g = view["game"]
         if kind == "setup_place":
-            group = self.group(action["group"], tr)
+            group = self.group(action["group"], _)
             v = action["value"]
-            return Control(action, tr(f"Place your {self.card(v, tr)} face down at the {group}",
-                                      f"Poser votre {self.card(v, tr)} face cachée devant les {group}"),
+            return Control(action, _("Place your {card} face down at the {group}").format(card=self.card(v, _), group=group),
                            self.face(v), zone="setup", style="card-btn")
         if kind == "arrange":
-            name = self.card(action["card"], tr)
-            return Control(action, tr(f"Put the {name} next on your action pile",
-                                      f"Mettre la carte {name} ensuite sur votre réserve de manipulation"),
+            name = self.card(action["card"], _)
+            return Control(action, _("Put the {name} next on your action pile").format(name=name),
                            name, zone="arrange")
         if kind == "passive":
-            return Control(action, tr("Stay passive this turn: discard cards, then draw",
-                                      "Rester passif ce tour : défausser des cartes, puis piocher"),
-                           tr("Stay passive", "Rester passif"), style="secondary")
+            return Control(action, _("Stay passive this turn: discard cards, then draw"),
+                           _("Stay passive"), style="secondary")
         if kind == "place":
-            group = self.group(action["group"], tr)
+            group = self.group(action["group"], _)
             v = action["value"]
             down = action["face"] == "down"
-            face = tr("face down", "face cachée") if down else tr("face up", "face visible")
-            return Control(action, tr(f"Place your {self.card(v, tr)} {face} at the {group}",
-                                      f"Poser votre {self.card(v, tr)} {face} devant les {group}"),
+            face = _("face down") if down else _("face up")
+            return Control(action, _("Place your {card} {face} at the {group}").format(card=self.card(v, _), face=face, group=group),
                            f"{self.face(v)} {'▼' if down else '▲'} {face}", zone=f"group:{action['group']}",
                            pick=f"inf:{v}", style="place-down" if down else "place-up")
         if kind == "play_action":
             card = action["card"]
-            name = self.card(card, tr)
+            name = self.card(card, _)
             pick = f"act:{card}"
             if card == "assassination":
-                group = self.group(action["group"], tr)
-                v = self.card(action["value"], tr)
-                return Control(action, tr(f"Assassination: discard the opponent's {v} at the {group}",
-                                          f"Assassinat : défausser le {v} adverse devant les {group}"),
+                group = self.group(action["group"], _)
+                v = self.card(action["value"], _)
+                return Control(action, _("Assassination: discard the opponent's {v} at the {group}").format(v=v, group=group),
                                f"† {self.face(action['value'])}", zone=f"group:{action['group']}", pick=pick,
                                style="danger")
             if card in ("scout", "wrath"):
-                group = self.group(action["group"], tr)
-                words = (tr(f"Scout: turn the opponent's face-down cards at the {group} face up",
-                            f"Courtisan : retourner les cartes cachées adverses devant les {group}")
+                group = self.group(action["group"], _)
+                words = (_("Scout: turn the opponent's face-down cards at the {group} face up").format(group=group)
                          if card == "scout" else
-                         tr(f"Wrath of the Gods: discard every card at the {group}",
-                            f"Colère des dieux : défausser toutes les cartes devant les {group}"))
+                         _("Wrath of the Gods: discard every card at the {group}").format(group=group))
                 return Control(action, words, f"{self.ACTION_ICONS[card]} {name}", zone=f"group:{action['group']}",
                                pick=pick, style="danger" if card == "wrath" else "")
             if card == "castling":
-                a, b = (self.group(x, tr) for x in action["groups"])
-                return Control(action, tr(f"Castling: take back your cards at the {a} and the {b} and redeal them",
-                                          f"Roque : reprendre vos cartes devant les {a} et les {b} et les répartir"),
+                a, b = (self.group(x, _) for x in action["groups"])
+                return Control(action, _("Castling: take back your cards at the {a} and the {b} and redeal them").format(a=a, b=b),
                                f"⇄ {a} + {b}", zone="prompt-actions", pick=pick)
-            return Control(action, tr("Spy: look at your opponent's hand and choose a card he discards",
-                                      "Espion : regarder la main adverse et choisir la carte qu'il défausse"),
+            return Control(action, _("Spy: look at your opponent's hand and choose a card he discards"),
                            f"◉ {name}", zone="prompt-actions", pick=pick)
         if kind == "veto":
-            return Control(action, tr("Veto: cancel the action card (both cards are discarded)",
-                                      "Veto : annuler la carte Manipulation (les deux cartes sont défaussées)"),
+            return Control(action, _("Veto: cancel the action card (both cards are discarded)"),
                            "⊘ Veto", style="danger")
         if kind == "allow":
-            return Control(action, tr("Let the action card pass", "Laisser faire"), tr("Let it pass", "Laisser faire"),
+            return Control(action, _("Let the action card pass"), _("Let it pass"),
                            style="secondary")
         if kind == "spy_pick":
             c = action.get("value", action.get("card"))
-            return Control(action, tr(f"Make your opponent discard the {self.card(c, tr)}",
-                                      f"Faire défausser la carte {self.card(c, tr)} à votre adversaire"),
-                           self.face(c) if isinstance(c, int) else self.card(c, tr), zone="spy",
+            return Control(action, _("Make your opponent discard the {card}").format(card=self.card(c, _)),
+                           self.face(c) if isinstance(c, int) else self.card(c, _), zone="spy",
                            style="card-btn" if isinstance(c, int) else "")
         if kind == "castle":
-            group = self.group(action["group"], tr)
+            group = self.group(action["group"], _)
             v = action["value"]
-            return Control(action, tr(f"Put your {self.card(v, tr)} face down at the {group}",
-                                      f"Poser votre {self.card(v, tr)} face cachée devant les {group}"),
-                           f"{self.face(v)} ▼ {tr('here', 'ici')}", zone=f"group:{action['group']}",
+            return Control(action, _("Put your {card} face down at the {group}").format(card=self.card(v, _), group=group),
+                           f"{self.face(v)} ▼ {_('here')}", zone=f"group:{action['group']}",
                            pick=f"castle:{v}", style="place-down")
         if kind == "draw":
-            pile = self.pile(action["pile"], tr)
-            return Control(action, tr(f"Draw a card from your {pile}", f"Piocher une carte dans votre {pile}"),
-                           tr(f"Draw: {pile}", f"Piocher : {pile}"), zone="draw")
+            pile = self.pile(action["pile"], _)
+            return Control(action, _("Draw a card from your {pile}").format(pile=pile),
+                           _("Draw: {pile}").format(pile=pile), zone="draw")
         if kind == "refill":
             hand = g["hand"] or {"influence": [], "action": []}
             need = cc_cards.HAND_SIZE - len(hand["influence"]) - len(hand["action"])
             k = action["influence"]
-            return Control(action, tr(f"Refill your hand: {k} influence and {need - k} action card(s)",
-                                      f"Compléter votre main : {k} Influence et {need - k} Manipulation"),
-                           tr(f"{k} influence + {need - k} action", f"{k} Influence + {need - k} Manipulation"),
-                           zone="draw", select="refill", select_label=tr("Draw everything at once:",
-                                                                           "Tout piocher d'un coup :"),
-                           select_button=tr("Draw", "Piocher"))
+            return Control(action, _.ngettext("Refill your hand: {k} influence and {n} action card",
+                                               "Refill your hand: {k} influence and {n} action cards",
+                                               need - k).format(k=k, n=need - k),
+                           _("{k} influence + {need} action").format(k=k, need=need - k),
+                           zone="draw", select="refill", select_label=_("Draw everything at once:"),
+                           select_button=_("Draw"))
         if kind == "discard":
             c = action.get("value", action.get("card"))
-            return Control(action, tr(f"Discard your {self.card(c, tr)}", f"Défausser votre {self.card(c, tr)}"),
-                           tr(f"Discard {self.card(c, tr)}", f"Défausser {self.card(c, tr)}"), zone="discard")
+            return Control(action, _("Discard your {card}").format(card=self.card(c, _)),
+                           _("Discard {card}").format(card=self.card(c, _)), zone="discard")
         if kind == "end_turn":
-            return Control(action, tr("End your turn", "Finir votre tour"), tr("End turn", "Finir le tour"))
-        return super().describe(action, view, tr, names)
+            return Control(action, _("End your turn"), _("End turn"))
+        return super().describe(action, view, _, names)
 
 
 PRESENTER = CesarCleopatrePresenter()

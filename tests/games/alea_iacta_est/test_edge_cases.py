@@ -6,7 +6,7 @@ import pytest
 
 from games.alea_iacta_est import components, view
 from games.alea_iacta_est.messages import MESSAGES
-from games.core import rng
+from games.core import LANGS, rng
 from games.core.conformance import random_game
 
 from .builder import GAME, act, log_keys, place, position
@@ -89,13 +89,13 @@ def test_every_log_entry_renders_in_english_and_french():
         final, _ = random_game(GAME, players, 3 + players, {}, policy_seed=players)
         for entry in final["log"]:
             used.add(entry["key"])
-            for lang in ("en", "fr"):
+            for lang in LANGS:
                 text = GAME.render_log(entry, lang, names[:players])
                 assert not re.search(r"[{}]", text), text
                 assert entry["key"] in MESSAGES and text != entry["key"]
     assert {"round_start", "place", "place_templum", "castrum_take", "forum_take", "chips"} <= used
     for key, sentences in MESSAGES.items():
-        assert set(sentences) == {"en", "fr"}, key
+        assert set(sentences) == set(LANGS), key
     entry = {"key": "chips", "args": {"per_seat": [0, 2, 1]}}
     assert GAME.render_log(entry, "en", names[:3]) == "Latrina: one Repete chip per die there: Brutus 2, Cassia 1."
     entry = {"key": "place", "args": {"seat": 0, "roll": 13566, "dice": 66, "building": "castrum"}}
@@ -137,3 +137,12 @@ def test_components_are_conserved_through_random_games(players):
             pool = rerolls if rerolls and rng.below(holder, 3) == 0 else actions
             state = GAME.apply(state, seat, pool[rng.below(holder, len(pool))])
         check_invariants(state)
+
+
+def test_3_4_the_lobby_pitch_promises_the_templum_only_with_4_or_5_players():
+    """RULES 3.4: the Templum (and Fortuna with it) is in play at 4 and 5 players only; the lobby may not
+    promise it to a table of 2 or 3."""
+    for lang, text in GAME.pitch.items():
+        for building in ("Templum", "Fortuna"):
+            if building in text:
+                assert re.search(r"4 (or|ou|o) 5", text), (lang, text)

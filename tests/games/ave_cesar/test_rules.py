@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from games.ave_cesar import AveCesar, components, rules
-from games.core import UNDO, IllegalAction, rng
+from games.core import LANGS, UNDO, IllegalAction, rng
 from games.core.conformance import random_step
 
 from .builder import GAME, act, keys, legal, pass_all, position, types
@@ -42,7 +42,7 @@ def test_2_1_2_fifteen_senate_cards_six_governors_five_censors_two_consuls_two_q
     assert len(components.SENATE_DECK) == 15
     assert Counter(components.SENATE_DECK) == {**{g: 1 for g in components.GOVERNORS}, "censor": 5, "consul": 2, "quaestor": 2}
     assert {components.GOVERNOR_TYPE[g] for g in components.GOVERNORS} == set(components.RESOURCE_TYPES)
-    assert components.card_name("governor_meat")[1].startswith("Gouverneur de Gaule")  # the one legible province
+    assert components.card_name("governor_meat")["fr"].startswith("Gouverneur de Gaule")  # the one legible province
 
 
 def test_2_1_3_twenty_two_events_with_proposed_deficit_amounts():
@@ -1006,7 +1006,7 @@ def test_0_5_every_log_entry_renders_in_both_languages():
                                policy_seed=seed)
         for entry in final["log"]:
             seen.add(entry["key"])
-            for lang in ("en", "fr"):
+            for lang in LANGS:
                 text = GAME.render_log(entry, lang, ["Ana", "Bo", "Cy", "Di", "Ed"])
                 assert "{" not in text and "_" not in text, text
     assert seen <= set(AveCesar.messages) and len(seen) > 40

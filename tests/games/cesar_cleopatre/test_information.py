@@ -21,7 +21,7 @@ from games.cesar_cleopatre.components import (
     values_of,
 )
 from games.cesar_cleopatre.view import hidden_zones
-from games.core import IllegalAction, rng
+from games.core import LANGS, IllegalAction, rng
 from games.core.conformance import check_resample_hides, random_game, random_step
 
 from .position import GAME, act, group, hand, position, reserve
@@ -195,7 +195,7 @@ def test_every_log_line_renders_in_both_languages():
         final = game_states(seed, options)[-1]
         for entry in final["log"]:
             keys.add(entry["key"])
-            for lang in ("en", "fr"):
+            for lang in LANGS:
                 text = GAME.render_log(entry, lang, ["Ana", "Bo"])
                 assert "{" not in text and "}" not in text and text != entry["key"], text
     assert {"turn", "place_down", "vote_card", "game_over"} <= keys
