@@ -36,7 +36,7 @@ async def test_the_lobby_speaks_italian_by_query_cookie_and_browser(tmp_path):
             for english in ("Create a table", "Variants", "Open tables", "Players", "Rules", "Skip to the content"):
                 assert english not in words, (how, english)
         # The header offers the three languages, each named in its own.
-        assert all(f'hreflang="{code}"' in page for code in ("en", "fr", "it")) and 'aria-label="Italiano"' in page
+        assert all(f'hreflang="{code}"' in page for code in ("en", "fr", "it")) and 'aria-label="IT, Italiano"' in page
 
 
 async def test_a_table_page_its_log_and_a_refusal_are_in_italian(tmp_path):

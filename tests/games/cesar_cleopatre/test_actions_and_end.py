@@ -277,7 +277,8 @@ def test_1_10_one_point_per_patrician_plus_majority_and_whole_group():
     assert outcome["winners"] == [1] and outcome["tiebreak"] is None
     for seat, lines in enumerate(outcome["breakdown"]):
         assert sum(line["points"] for line in lines) == outcome["scores"][seat]
-    assert {"en": "Censors: all of them", "fr": "Censeurs : la totalité", "points": 1} in outcome["breakdown"][1]
+    assert {"en": "Censors: all of them", "fr": "Censeurs : la totalité", "it": "Censori: tutti quanti",
+            "points": 1} in outcome["breakdown"][1]
 
 
 def test_1_10_worked_example_all_quaestors_with_the_quaestor_mission_is_nine_points():
