@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import weakref
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -182,6 +183,9 @@ def live_part(page: str) -> str:
 
 # ------------------------------------------------------------------------------------- the site
 
+OPEN_SOCKETS: "weakref.WeakSet[AsgiSocket]" = weakref.WeakSet()  # for settle()
+
+
 class AsgiSocket:
     """A websocket to the app in this event loop (what a browser's would carry, nothing more)."""
 
@@ -193,6 +197,7 @@ class AsgiSocket:
                       "server": ("testserver", 80), "client": ("127.0.0.1", 50000), "subprotocols": []}
         self.app = app
         self.incoming: asyncio.Queue = asyncio.Queue()
+        self.waiting = False  # the app waits for what the client sends: it has done all it had to do
         self.received: list[str] = []
         self.accepted = asyncio.Event()
         self.closed: int | None = None
@@ -200,9 +205,21 @@ class AsgiSocket:
 
     async def open(self) -> "AsgiSocket":
         await self.incoming.put({"type": "websocket.connect"})
-        self.task = asyncio.get_running_loop().create_task(self.app(self.scope, self.incoming.get, self._send))
+        self.task = asyncio.get_running_loop().create_task(self.app(self.scope, self._receive, self._send))
+        OPEN_SOCKETS.add(self)
         await asyncio.wait_for(self.accepted.wait(), 10)
         return self
+
+    async def _receive(self) -> dict[str, Any]:
+        self.waiting = True
+        try:
+            return await self.incoming.get()
+        finally:
+            self.waiting = False
+
+    @property
+    def busy(self) -> bool:
+        return self.task is not None and not self.task.done() and not self.waiting
 
     async def _send(self, message: dict[str, Any]) -> None:
         kind = message["type"]
@@ -310,10 +327,20 @@ class InProcessSite:
         assert "flash show" not in r.text, f"the action was refused: {r.text[:300]}"
 
 
-async def settle() -> None:
-    """Lets the tasks the last request started (presence writes, resyncs) finish."""
-    for _ in range(3):
-        await asyncio.sleep(0.15)
+async def settle(timeout: float = 30.0) -> None:
+    """Waits until the work the last requests started is done: every socket's app waits for its client, and no
+    task is left but the app's own loops (named `tabula-…`) and the sockets'. Presence writes, resyncs and
+    deliveries run as such tasks, so a slow machine only makes this wait longer (a fixed sleep was not enough
+    under load). Three quiet looks in a row, since a task may start the next one as it ends."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    quiet = 0
+    while quiet < 3 and loop.time() < deadline:
+        await asyncio.sleep(0.02)
+        sockets = {s.task for s in OPEN_SOCKETS if s.task is not None}
+        working = [t for t in asyncio.all_tasks() if t is not asyncio.current_task() and t not in sockets
+                   and not t.get_name().startswith("tabula-") and not t.done()]
+        quiet = 0 if working or any(s.busy for s in OPEN_SOCKETS) else quiet + 1
 
 
 def apply_received(viewer: Viewer) -> None:
