@@ -3,7 +3,8 @@
 Log entries keep their arguments compact (a log is copied with every state): `render_args` turns them into
 language-neutral words before the sentence is filled in. Arguments whose name ends in "seat" are seats
 (the core prints player names); "roll", "dice", "new", "tiles" and "combo" are values packed as digits
-(345 is 3-4-5, 0 is none); "building" is a building key; "province"/"patrician" are ids,
+(345 is 3-4-5, 0 is none), and "tiles_count" says how many tiles "tiles" holds (for the words that agree
+with it); "building" is a building key; "province"/"patrician" are ids,
 "provinces"/"patricians"/"cards" lists of ids, and "per_seat" a count per seat ("Ann 2, Bob 1").
 Entries sent with `to=[seat]` are private to that seat, so they may say "you".
 """
@@ -27,6 +28,8 @@ def render_args(args: dict[str, Any], names: list[str]) -> dict[str, Any]:
     for key, value in args.items():
         if key in PACKED_ARGS:
             out[key] = unpack(value)
+            if key == "tiles":
+                out["tiles_count"] = len(str(value)) if value else 0
         elif key == "building":
             out[key] = BUILDING_NAMES[value]
         elif key == "province":
@@ -65,9 +68,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "fr": "{seat} obtient {roll} et place {dice} au {building}.",
     },
     "place_templum": {
-        "en": "{seat} rolls {roll} and places {dice} in the Templum, drawing {count} Fortuna tile(s) face down.",
-        "fr": "{seat} obtient {roll} et place {dice} au Templum : il pioche {count} jeton(s) « faveur divine » "
-              "face cachée.",
+        "en": "{seat} rolls {roll} and places {dice} in the Templum, drawing {count} Fortuna {count:tile|tiles} face "
+              "down.",
+        "fr": "{seat} obtient {roll} et place {dice} au Templum : il pioche {count} {count:jeton|jetons} "
+              "« faveur divine » face cachée.",
     },
     "forum_out": {
         "en": "A {die} of {owner_seat} leaves the Forum for the Latrina.",
@@ -86,12 +90,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "fr": "Fin de la manche {round}. Les dés non placés vont aux latrines : {per_seat}.",
     },
     "fortuna_draw_own": {
-        "en": "You draw Fortuna tile(s) {tiles}.",
-        "fr": "Vous piochez le(s) jeton(s) « faveur divine » {tiles}.",
+        "en": "You draw the Fortuna {tiles_count:tile|tiles} {tiles}.",
+        "fr": "Vous piochez {tiles_count:le jeton|les jetons} « faveur divine » {tiles}.",
     },
     "fortuna_reshuffle": {
-        "en": "The {count} discarded Fortuna tiles are shuffled into a new draw pile.",
-        "fr": "Les {count} jetons « faveur divine » défaussés sont mélangés en une nouvelle pioche.",
+        "en": "{count} discarded Fortuna {count:tile is|tiles are} shuffled into a new draw pile.",
+        "fr": "{count} {count:jeton|jetons} « faveur divine » {count:défaussé est mélangé|défaussés sont mélangés} "
+              "en une nouvelle pioche.",
     },
     "fortuna_empty": {
         "en": "No Fortuna tile is left for {seat}.",
@@ -102,26 +107,28 @@ MESSAGES: dict[str, dict[str, str]] = {
         "fr": "Templum : {seat} est premier et garde deux jetons ; les autres joueurs présents en gardent un.",
     },
     "fortuna_keep": {
-        "en": "{seat} keeps Fortuna {tiles} face up and discards {count} tile(s).",
-        "fr": "{seat} garde les jetons {tiles} face visible et en défausse {count}.",
+        "en": "{seat} keeps the Fortuna {tiles_count:tile|tiles} {tiles} face up and discards {count} "
+              "{count:tile|tiles}.",
+        "fr": "{seat} garde {tiles_count:le jeton|les jetons} {tiles} face visible et en défausse {count}.",
     },
     "senate_draw": {
-        "en": "Senatus: {seat} has the best straight and draws {count} Senate cards.",
-        "fr": "Senatus : {seat} a la meilleure suite et pioche {count} cartes sénat.",
+        "en": "Senatus: {seat} has the best straight and draws {count} Senate {count:card|cards}.",
+        "fr": "Senatus : {seat} a la meilleure suite et pioche {count} {count:carte|cartes} sénat.",
     },
     "senate_see": {"en": "You look at the Senate cards {cards}.", "fr": "Vous regardez les cartes sénat {cards}."},
     "senate_keep": {"en": "{seat} keeps a Senate card.", "fr": "{seat} garde une carte sénat."},
     "senate_pass": {
-        "en": "{seat} passes {count} Senate card(s) to {to_seat}.",
-        "fr": "{seat} passe {count} carte(s) sénat à {to_seat}.",
+        "en": "{seat} passes {count} Senate {count:card|cards} to {to_seat}.",
+        "fr": "{seat} passe {count} {count:carte|cartes} sénat à {to_seat}.",
     },
     "senate_under": {
-        "en": "{count} Senate card(s) go under the deck.",
-        "fr": "{count} carte(s) sénat retourne(nt) sous la pioche.",
+        "en": "{count} Senate {count:card goes|cards go} under the deck.",
+        "fr": "{count} {count:carte sénat retourne|cartes sénat retournent} sous la pioche.",
     },
     "senate_latrina": {
-        "en": "{seat} gets no Senate card: {count} Senatus dice go to the Latrina.",
-        "fr": "{seat} n'obtient pas de carte sénat : {count} dés du Senatus vont aux latrines.",
+        "en": "{seat} gets no Senate card: {count} Senatus {count:die goes|dice go} to the Latrina.",
+        "fr": "{seat} n'obtient pas de carte sénat : {count} {count:dé du Senatus va|dés du Senatus vont} aux "
+              "latrines.",
     },
     "castrum_take": {
         "en": "Castrum: {seat} ({combo}) takes the province {province}.",
@@ -248,24 +255,28 @@ add_language(MESSAGES, "it", {
     "first_player": "{seat} è sorteggiato come primo giocatore.",
     "round_start": "Round {round} di {rounds}, comincia {seat}. Province al Castrum: {provinces}. "
                    "Patrizi al Foro: {patricians}.",
-    "reroll": "{seat} spende un gettone Repete (gliene restano {chips}) e rilancia {dice}: {new}.",
+    "reroll": "{seat} spende un gettone Repete (gliene {chips:resta|restano} {chips}) e rilancia {dice}: {new}.",
     "place": "{seat} ottiene {roll} e piazza {dice} nel {building}.",
-    "place_templum": "{seat} ottiene {roll} e piazza {dice} nel Templum, pescando {count} tessere Fortuna coperte.",
+    "place_templum": "{seat} ottiene {roll} e piazza {dice} nel Templum, pescando {count} {count:tessera|tessere} "
+                     "Fortuna {count:coperta|coperte}.",
     "forum_out": "Un {die} di {owner_seat} esce dal Foro e finisce nella Latrina.",
     "latrina_forced": "{seat} ottiene {roll}, non può piazzare nessun dado e mette un {die} nella Latrina.",
     "last_die": "{seat} ha piazzato il suo ultimo dado: il round finisce al termine di questo giro.",
     "round_end": "Fine del round {round}. I dadi non piazzati vanno nella Latrina: {per_seat}.",
-    "fortuna_draw_own": "Pescate le tessere Fortuna {tiles}.",
-    "fortuna_reshuffle": "Le {count} tessere Fortuna scartate sono mescolate in un nuovo mazzo.",
+    "fortuna_draw_own": "Pescate {tiles_count:la tessera|le tessere} Fortuna {tiles}.",
+    "fortuna_reshuffle": "{count} {count:tessera Fortuna scartata è mescolata|tessere Fortuna scartate sono "
+                         "mescolate} in un nuovo mazzo.",
     "fortuna_empty": "Non resta nessuna tessera Fortuna per {seat}.",
     "templum_best": "Templum: {seat} è primo e tiene due tessere; gli altri presenti ne tengono una.",
-    "fortuna_keep": "{seat} tiene scoperte le tessere Fortuna {tiles} e ne scarta {count}.",
-    "senate_draw": "Senatus: {seat} ha la scala migliore e pesca {count} carte Senato.",
+    "fortuna_keep": "{seat} tiene {tiles_count:scoperta la tessera|scoperte le tessere} Fortuna {tiles} e ne "
+                    "scarta {count}.",
+    "senate_draw": "Senatus: {seat} ha la scala migliore e pesca {count} {count:carta|carte} Senato.",
     "senate_see": "Guardate le carte Senato {cards}.",
     "senate_keep": "{seat} tiene una carta Senato.",
-    "senate_pass": "{seat} passa {count} carte Senato a {to_seat}.",
-    "senate_under": "{count} carte Senato tornano sotto il mazzo.",
-    "senate_latrina": "{seat} non ottiene carte Senato: {count} dadi del Senatus vanno nella Latrina.",
+    "senate_pass": "{seat} passa {count} {count:carta|carte} Senato a {to_seat}.",
+    "senate_under": "{count} {count:carta Senato torna|carte Senato tornano} sotto il mazzo.",
+    "senate_latrina": "{seat} non ottiene carte Senato: {count} {count:dado del Senatus va|dadi del Senatus vanno} "
+                      "nella Latrina.",
     "castrum_take": "Castrum: {seat} ({combo}) prende la provincia {province}.",
     "castrum_latrina": "La combinazione {combo} di {seat} al Castrum non vince nulla e finisce nella Latrina.",
     "provinces_removed": "Le province che nessuno ha preso escono dal gioco: {provinces}.",

@@ -271,12 +271,12 @@ def score(state: State) -> dict[str, Any]:
         shared = {"en": " The tie remains: the victory is shared.",
                   "fr": " L'égalité persiste : la victoire est partagée.",
                   "it": " La parità resta: la vittoria è condivisa."} if len(winners) > 1 else ""
-        tiebreak = fill({"en": "Tie on {top} points, broken by the value of patricians without a province "
-                               "({values}).{shared}",
-                         "fr": "Égalité à {top} points, départagée par la valeur des habitants sans province "
-                               "({values}).{shared}",
-                         "it": "Parità a {top} punti, spareggiata dal valore dei patrizi senza provincia "
-                               "({values}).{shared}"}, top=top, values=values, shared=shared)
+        tiebreak = fill({"en": "Tie on {top} {top:point|points}, broken by the value of patricians without a "
+                               "province ({values}).{shared}",
+                         "fr": "Égalité à {top} {top:point|points}, départagée par la valeur des habitants sans "
+                               "province ({values}).{shared}",
+                         "it": "Parità a {top} {top:punto|punti}, spareggiata dal valore dei patrizi senza "
+                               "provincia ({values}).{shared}"}, top=top, values=values, shared=shared)
     return {"scores": scores, "winners": winners, "breakdown": breakdown, "tiebreak": tiebreak}
 
 

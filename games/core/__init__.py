@@ -5,6 +5,7 @@ from .game import (
     CORE_MESSAGES,
     CORE_REFUSALS,
     LANGS,
+    PLURAL_RULES,
     UNDO,
     Action,
     Game,
@@ -16,6 +17,7 @@ from .game import (
     add_language,
     clone,
     fill,
+    format_text,
     in_lang,
     log_entry,
     log_visible,
@@ -24,6 +26,7 @@ from .game import (
 )
 
 __all__ = [
-    "CORE_CONFIRMATIONS", "CORE_MESSAGES", "CORE_REFUSALS", "LANGS", "UNDO", "Action", "Game", "IllegalAction", "Option",
-    "Seat", "State", "Text", "add_language", "clone", "fill", "in_lang", "log_entry", "log_visible", "reveal_line", "score_line",
+    "CORE_CONFIRMATIONS", "CORE_MESSAGES", "CORE_REFUSALS", "LANGS", "PLURAL_RULES", "UNDO", "Action", "Game",
+    "IllegalAction", "Option", "Seat", "State", "Text", "add_language", "clone", "fill", "format_text", "in_lang",
+    "log_entry", "log_visible", "reveal_line", "score_line",
 ]

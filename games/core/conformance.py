@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import itertools
 import json
+import string
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from . import rng
-from .game import LANGS, UNDO, UNDO_KEY, Action, Game, IllegalAction, Seat, State, log_entry, without_undo
+from .game import (LANGS, PLURAL_RULES, UNDO, UNDO_KEY, Action, Game, IllegalAction, Seat, State, log_entry,
+                   without_undo)
 
 # How often the conformance suite's random playouts take back a move when they may (against 1 for a move of
 # weight 1): rarely, so that games still end. Golden playthroughs and the other callers of `random_step` never do.
@@ -138,11 +140,27 @@ def texts_of(game: Game) -> dict[str, dict[str, str]]:
 
 
 def check_words(game: Game) -> None:
-    """Every text the game gives exists in every language (LANGS), none empty."""
+    """Every text the game gives exists in every language (LANGS), none empty, and each of its plural fields
+    (`{count:card|cards}`, games.core.format_text) gives as many forms as its language's plural rule has."""
     lacking = {where: sorted(set(LANGS) - {lang for lang, text in texts.items() if text})
                for where, texts in texts_of(game).items()}
     lacking = {where: langs for where, langs in lacking.items() if langs}
     assert not lacking, f"{game.slug}: texts without every language: {lacking}"
+    wrong = [(where, lang, spec) for where, texts in texts_of(game).items() for lang, text in texts.items()
+             for _, _, spec, _ in string.Formatter().parse(text)
+             if spec and not (len(spec.split("|")) == PLURAL_RULES[lang][0] if "|" in spec else formats(spec))]
+    assert not wrong, f"{game.slug}: plural fields without their language's number of forms: {wrong}"
+
+
+def formats(spec: str) -> bool:
+    """Is `spec` a format spec for a number or a text (else a plural field that lacks its "|")?"""
+    for value in (1, ""):
+        try:
+            format(value, spec)
+            return True
+        except ValueError:
+            pass
+    return False
 
 
 def check_roundtrip(game: Game, state: State) -> None:

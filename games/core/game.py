@@ -12,8 +12,9 @@ encode, decode.
 from __future__ import annotations
 
 import pickle
+import string
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterable
+from typing import Any, Callable, ClassVar, Iterable
 
 import orjson
 
@@ -85,11 +86,46 @@ CORE_CONFIRMATIONS: dict[str, dict[str, str]] = {}
 Text = dict[str, str]  # one text in every language: {"en": ..., "fr": ..., "it": ...}
 
 
+# Each language's plural rule: which of a plural field's forms (`format_text`) a number takes, 0 the first.
+# English and Italian say "1 card", "0 cards"; French "0 carte", "1 carte", "2 cartes" (CLDR: one is 0 and 1).
+# A new language gives its rule here; the conformance suite checks every plural field has its forms.
+PLURAL_RULES: dict[str, tuple[int, Callable[[int], int]]] = {  # language -> (number of forms, rule)
+    "en": (2, lambda n: 0 if abs(n) == 1 else 1),
+    "fr": (2, lambda n: 0 if abs(n) <= 1 else 1),
+    "it": (2, lambda n: 0 if abs(n) == 1 else 1),
+}
+
+
+class _PluralFormatter(string.Formatter):
+    """`str.format`, where a field whose format spec lists forms (`{count:card|cards}`) is the form the
+    language's plural rule gives for that number."""
+
+    def __init__(self, lang: str):
+        self.forms, self.rule = PLURAL_RULES.get(lang, PLURAL_RULES["en"])
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if "|" not in format_spec:
+            return super().format_field(value, format_spec)
+        forms = format_spec.split("|")
+        if not isinstance(value, int) or isinstance(value, bool) or len(forms) != self.forms:
+            raise ValueError(f"a plural field takes a number and {self.forms} forms: {value!r}, {format_spec!r}")
+        return forms[self.rule(value)]
+
+
+def format_text(template: str, lang: str, **args: Any) -> str:
+    """A template of the language `lang` filled with `args` as `str.format` does, and plural fields: `{count}
+    {count:card|cards}` is "1 card", "2 cards" in English, each language choosing by its rule (`PLURAL_RULES`)
+    among its forms, separated by "|". Never a fake plural like "card(s)"."""
+    if "|" not in template:  # the usual text, at the speed of str.format
+        return template.format(**args)
+    return _PluralFormatter(lang).vformat(template, (), args)
+
+
 def fill(templates: Text, **args: Any) -> Text:
-    """A text in every language from one template per language: each `{name}` takes the argument's text in
-    that language (an argument that is a Text) or the argument itself (a number, a proper name)."""
-    return {lang: template.format(**{k: v.get(lang) or v["en"] if isinstance(v, dict) else v
-                                     for k, v in args.items()})
+    """A text in every language from one template per language (`format_text`): each `{name}` takes the
+    argument's text in that language (an argument that is a Text) or the argument itself (a number, a name)."""
+    return {lang: format_text(template, lang, **{k: v.get(lang) or v["en"] if isinstance(v, dict) else v
+                                                 for k, v in args.items()})
             for lang, template in templates.items()}
 
 
@@ -203,7 +239,8 @@ class Game:
     max_players: ClassVar[int]
     options: ClassVar[tuple[Option, ...]] = ()
     rules_version: ClassVar[int] = 1
-    # Log message templates: key -> {"en": "...{seat}...", "fr": "..."}; args ending in "seat" are seats.
+    # Log message templates: key -> {"en": "...{seat}...", "fr": "..."}; args ending in "seat" are seats, and
+    # `{count:card|cards}` is the word a number takes (`format_text`).
     messages: ClassVar[dict[str, dict[str, str]]] = CORE_MESSAGES
     # Refusal templates, the same way: code -> {"en", "fr"}; the core's and then the game's own.
     refusals: ClassVar[dict[str, dict[str, str]]] = CORE_REFUSALS
@@ -490,15 +527,17 @@ def without_log(state: State) -> State:
 
 def render(templates: dict[str, dict[str, str]], key: str, args: dict[str, Any], lang: str,
            names: list[str] | None) -> str:
-    """The template `key` in `lang` (else English) filled with `args`; args whose name ends in "seat" are seats,
-    shown by their player's name."""
+    """The template `key` in `lang` (else English) filled with `args` (`format_text`: plural fields too); args
+    whose name ends in "seat" are seats, shown by their player's name."""
     texts = templates.get(key, {})
     template = texts.get(lang) or texts.get("en")
     if template is None:
         return key
+    if not texts.get(lang):  # the English text, with the English plural rule
+        lang = "en"
     shown = {k: (seat_name(v, names) if k.endswith("seat") and isinstance(v, int) else v) for k, v in args.items()}
     try:
-        return template.format(**shown)
+        return format_text(template, lang, **shown)
     except (KeyError, IndexError, ValueError):
         return template
 
