@@ -260,7 +260,9 @@
   // ----------------------------------------------------------------- what a screen reader hears
   // The socket replaces the banner and the log by id, and a screen reader does not read an element that
   // replaces another: the new log lines and the banner's new words are copied into #tb-say (which stays),
-  // once each, oldest first. What the page showed when it loaded is not repeated (the reader reads the page).
+  // once each, oldest first. What the page showed when it loaded is not repeated (the reader reads the page),
+  // nor the lines of the reader's own moves (data-own: the seat whose move the line tells); a spectator hears
+  // every line.
   let heardLine = null; // the number of the newest log line said (or shown at load)
   let heardStatus = null;
   const SAY_AT_ONCE = 6; // after a long gap (a socket that came back), only the newest lines
@@ -277,8 +279,11 @@
   }
 
   function announce() {
+    const root = document.getElementById("tb");
+    const me = root ? root.dataset.seat : "";
     const lines = Array.from(document.querySelectorAll("#tb-log-lines > li[id^='tb-log-']"))
-      .map((li) => [Number(li.id.slice("tb-log-".length)), li.textContent.replace(/\s+/g, " ").trim()])
+      .map((li) => [Number(li.id.slice("tb-log-".length)), li.textContent.replace(/\s+/g, " ").trim(),
+                    me !== "" && li.dataset.own === me])
       .filter((line) => !isNaN(line[0]))
       .sort((a, b) => a[0] - b[0]);
     const newest = lines.length ? lines[lines.length - 1][0] : 0;
@@ -286,7 +291,8 @@
     const words = status ? status.textContent.replace(/\s+/g, " ").trim() : "";
     const texts = [];
     if (heardLine !== null) {
-      texts.push(...lines.filter((line) => line[0] > heardLine).slice(-SAY_AT_ONCE).map((line) => line[1]));
+      const fresh = lines.filter((line) => line[0] > heardLine && !line[2]);
+      texts.push(...fresh.slice(-SAY_AT_ONCE).map((line) => line[1]));
     }
     if (heardStatus !== null && words && words !== heardStatus) texts.push(words);
     if (lines.length) heardLine = Math.max(heardLine || 0, newest);

@@ -192,8 +192,9 @@ LOG_REGION = "tb-log"  # the log's region (table/log.html); its lines, newest fi
 def log_lines(game: Game, entries: list[dict[str, Any]], lang: str, names: list[str],
               before: tuple[list[dict[str, Any]], list[Markup]] | None = None) -> list[Markup]:
     """The seat's visible log as the page's lines (HTML), newest first: each the `n`th entry of the log, put
-    in words, with the id `tb-log-n` (a later change may remove it). `before`: the entries and lines of an
-    earlier render for the same reader; a log only grows, so only the entries added since are put in words."""
+    in words, with the id `tb-log-n` (a later change may remove it) and, when it tells seat s's own move,
+    `data-own="s"`. `before`: the entries and lines of an earlier render for the same reader; a log only
+    grows, so only the entries added since are put in words."""
     start = 0
     lines: list[Markup] = []
     if before is not None and len(before[0]) <= len(entries) and entries[:len(before[0])] == before[0]:
@@ -206,7 +207,11 @@ def log_lines(game: Game, entries: list[dict[str, Any]], lang: str, names: list[
         except Exception:  # a log line that does not render must not break the page
             log.exception("log entry %r did not render", entry.get("key"))
             words = entry.get("key", "")
-        fresh.append(Markup('<li id="{}-{}">{}</li>').format(LOG_REGION, number, words))
+        # A line that tells a seat's own move (made by it, about it) says so: the page does not read it aloud
+        # to that seat (static/tabula.js), who knows what it just did.
+        own = entry.get("by")
+        mark = Markup(' data-own="{}"').format(own) if own is not None and entry["args"].get("seat") == own else ""
+        fresh.append(Markup('<li id="{}-{}"{}>{}</li>').format(LOG_REGION, number, mark, words))
     return (fresh + lines)[:LOG_LINES]
 
 

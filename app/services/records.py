@@ -76,7 +76,7 @@ def replay_record(games: Mapping[str, Game], record: Any) -> SimpleNamespace:
     try:
         state = game.setup(record["players"], record["seed"], record["options"])
         for entry in record["actions"]:
-            state = game.apply(state, entry["seat"], entry["action"])
+            state = game.apply_marked(state, entry["seat"], entry["action"])
         actions = [SimpleNamespace(version=a["version"], seat=a["seat"], action=json.dumps(a["action"]))
                    for a in record["actions"]]
     except (IllegalAction, ValueError, KeyError, TypeError) as e:

@@ -77,7 +77,7 @@ class Replays:
         state = steps[-1]["state"]
         for version in (v for v in versions if v > steps[-1]["version"]):
             if version in actions:
-                state = game.apply(state, actions[version]["seat"], actions[version]["action"])
+                state = game.apply_marked(state, actions[version]["seat"], actions[version]["action"])
             steps.append({"version": version, "state": state, "changes": changes.get(version, [])})
         self._states[row.id] = (row.version, steps)
         self._states.move_to_end(row.id)

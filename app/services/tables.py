@@ -647,7 +647,7 @@ class TablesService:
         if seat not in game.to_act(snap.state):
             raise Forbidden("It is not your turn to act.")
         try:
-            new_state = game.apply(snap.state, seat, action)
+            new_state = game.apply_marked(snap.state, seat, action)
         except IllegalAction as e:
             raise Illegal(str(e) or "That move is not allowed now.", (e.code, e.args)) from None
         except Exception:  # an engine bug: nothing was written; say nothing about the state
@@ -761,7 +761,7 @@ class TablesService:
                 ACTIONS.c.table_id == snap.id, ACTIONS.c.version > after, ACTIONS.c.version <= target)
                 .order_by(ACTIONS.c.version))).all()
         for row in rows:
-            state = game.apply(state, row.seat, json.loads(row.action))
+            state = game.apply_marked(state, row.seat, json.loads(row.action))
         state = game.decode(game.encode(state))  # the canonical form, as every snapshot holds it
         # The seat changes the delayed game has not reached yet are not shown either.
         delayed = dataclasses.replace(snap, version=target, state=state, deadline=None, views={},
@@ -1273,7 +1273,7 @@ def replay_problem(games: Mapping[str, Game], row: Any, actions: list[Any],
             if last is not None and entry.version <= last:
                 return f"log versions are not increasing at {entry.version}"
             last = entry.version
-            state = game.apply(state, entry.seat, json.loads(entry.action))
+            state = game.apply_marked(state, entry.seat, json.loads(entry.action))
     except (IllegalAction, ValueError, KeyError) as e:
         return f"the log does not replay: {e}"
     final = max([*([] if last is None else [last]), *seat_changes], default=None)

@@ -335,6 +335,17 @@ class Game:
             new_state[UNDO_KEY] = [*state.get(UNDO_KEY, ()), step]
         return new_state
 
+    def apply_marked(self, state: State, seat: Seat, action: Any) -> State:
+        """`apply`, each new log entry marked with the seat whose move made it ("by", which the view passes on):
+        what the server stores, so that a page reads the others' moves aloud to a seat, not its own. An undo
+        leaves one new entry, after the log it cut back."""
+        new_state = self.apply(state, seat, action)
+        entries = new_state.get("log", ())
+        start = len(entries) - 1 if action == UNDO else len(state.get("log", ()))
+        if start < len(entries):
+            new_state["log"] = [*entries[:start], *({**e, "by": seat} for e in entries[start:])]
+        return new_state
+
     def undone(self, state: State, seat: Seat) -> State:
         """The state before `seat`'s last step, exactly, but for the public log entry that says so."""
         *below, step = state[UNDO_KEY]
@@ -363,8 +374,10 @@ class Game:
             "confirm": self.confirm(state, seat, legal) if legal else [],
             "finished": finished,
             "outcome": self.score(state) if finished else None,
-            "log": [{"key": e["key"], "args": e["args"]} for e in state.get("log", ())
-                    if log_visible(e, seat)],
+            # "by": the seat whose move made the entry, when the server marked it (a page does not read a
+            # seat's own moves aloud to it)
+            "log": [{"key": e["key"], "args": e["args"], **({"by": e["by"]} if "by" in e else {})}
+                    for e in state.get("log", ()) if log_visible(e, seat)],
             **own,
         }
 

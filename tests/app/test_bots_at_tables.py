@@ -106,7 +106,7 @@ def states_before(game, row, actions) -> Iterator[tuple[Any, dict[str, Any], Any
     state = game.setup(row.players, row.seed, options)
     for entry in actions:
         yield entry, state, entry.version - 1
-        state = game.apply(state, entry.seat, json.loads(entry.action))
+        state = game.apply_marked(state, entry.seat, json.loads(entry.action))
 
 
 async def create(http: httpx.AsyncClient, game: str, players: int, **extra: Any) -> dict[str, Any]:

@@ -169,7 +169,7 @@ async def test_no_leak_over_the_wire(live_pg, slug, players):
     for v, s, action in log:
         # As the server keeps it: in canonical form (sorted keys), so that the patches' order of operations
         # is the server's (an undo turns log entries into others, key by key).
-        state = game.decode(game.encode(game.apply(state, s, json.loads(action))))
+        state = game.decode(game.encode(game.apply_marked(state, s, json.loads(action))))
         states[v] = state
     for seat, sock in sockets.items():
         expected_prev = None

@@ -207,7 +207,7 @@ def test_spectators_never_see_a_version_newer_than_the_current_one_minus_the_del
         state = game.setup(players, seed, table["options"])
         at = {players: state}
         for version, seat, action in log:
-            state = game.apply(state, seat, json.loads(action))
+            state = game.apply_marked(state, seat, json.loads(action))
             at[version] = state
         for version, view in seen.items():
             before = max((v for v in at if v <= version), default=players)  # before the start: the deal

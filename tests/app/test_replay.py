@@ -45,7 +45,7 @@ async def play(live, http, table, game, actions: int | None, policy: int) -> lis
     state = game.setup(len(table.tokens), stored["table"]["seed"], {})
     steps = [{"version": len(table.tokens), "state": state, "changes": []}]
     for version, seat, action in stored["actions"]:
-        state = game.apply(state, seat, json.loads(action))
+        state = game.apply_marked(state, seat, json.loads(action))
         steps.append({"version": version, "state": state, "changes": []})
     return steps
 

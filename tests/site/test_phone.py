@@ -1,14 +1,15 @@
 """Every page on a phone, by keyboard and for a screen reader (issue 19), in headless Chromium.
 
 One server whose bots act at once; the tables are brought to their states through the JSON API (a player
-seated by the API, bots in the other seats, a few of the player's moves chosen at random among the legal
-ones), never by clicking. Each page is then opened at 360×740 and 390×844, in English and in French, and
+seated by the API, bots in the other seats, none or a few of the player's moves chosen at random among the
+legal ones), never by clicking. Each page is then opened at 360×740 and 390×844, in English and in French, and
 measured once: horizontal overflow, the status banner after scrolling to the bottom, the size of every
 visible control, and axe-core's WCAG 2.2 AA rules (axe is vendored in tests/vendor, pinned, and injected by
 the test; it is never served to players). The tests below check those measures; a screenshot of each page at
 390×844 (the screen, and the whole page) goes to a temporary directory (printed, and kept in the
-`phone_screens` file of tests/artifacts). The keyboard test plays a move of each game by Tab, Space and Enter
-and listens to what the page gives a screen reader to say.
+`phone_screens` file of tests/artifacts). The keyboard test plays César jouait-il aux dés to its end and a few
+moves of the other games by Tab, Space and Enter (Shift+Tab in a dialog) and listens to what the page gives a
+screen reader to say.
 """
 
 from __future__ import annotations
@@ -180,11 +181,14 @@ def pages(quick_site: SiteServer) -> dict[str, tuple[str, str | None, str | None
         assert r.status_code == 200, r.text
         ends[slug] = (created["id"], token)
     for slug, players in GAMES:
-        created = site.http.post("/api/tables", json={"game": slug, "players": players,
-                                                      "bots": {str(s): "novice" for s in range(1, players)}}).json()
-        token = join(site, created, "Livia")
-        play_a_while(site, created["id"], token, MOVES, rng)
-        found[f"table-{slug}"] = (f"/t/{created['id']}", created["id"], token)
+        # The player's first move (César & Cléopâtre's setup, Ave César's draft, Alea Iacta Est's first dice to
+        # place), then a board with cards, bids and dice on it: axe sees more than one phase of each game.
+        for state, moves in (("first", 0), ("", MOVES)):
+            created = site.http.post("/api/tables", json={"game": slug, "players": players,
+                                                          "bots": {str(s): "novice" for s in range(1, players)}}).json()
+            token = join(site, created, "Livia")
+            play_a_while(site, created["id"], token, moves, rng)
+            found["-".join(filter(None, ("table", slug, state)))] = (f"/t/{created['id']}", created["id"], token)
     for slug, (table_id, token) in ends.items():
         wait_finished(site, table_id)
         found[f"end-{slug}"] = (f"/t/{table_id}", table_id, token)
@@ -286,24 +290,72 @@ FOCUSED_JS = """() => {
   if (!el || el === document.body) return null;
   const form = el.closest('form.act');
   const style = getComputedStyle(el);
+  let undo = false;
+  try { undo = JSON.parse(el.value).type === 'undo'; } catch (e) { /* not an action's button */ }
   return {what: el.outerHTML.slice(0, 120), pick: el.matches('button.pick'), pressed: el.getAttribute('aria-pressed'),
           shown: document.querySelectorAll('form.act.needs-pick.shown').length,
-          act: !!form && el.matches('button[type=submit]'),
+          act: !!form && el.matches('button[type=submit]') && !undo,
           outline: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2};
 }"""
 
+# What a screen reader was given to say since the page loaded (every line put into #tb-say, even those it
+# dropped later), the log's lines (text, and the seat whose own move a line tells) and the banner's words.
+LISTEN_JS = """() => {
+  window.__say = document.getElementById('tb-say');
+  window.__heard = [];
+  new MutationObserver((changes) => changes.forEach((c) => c.addedNodes.forEach((n) => {
+    if (n.nodeName === 'P') window.__heard.push(n.textContent);
+  }))).observe(window.__say, {childList: true});
+  return window.__say.children.length;
+}"""
+
 HEARD_JS = """() => ({
-  said: Array.from(document.querySelectorAll('#tb-say > p')).map((p) => p.textContent),
+  heard: window.__heard,
   lines: Object.fromEntries(Array.from(document.querySelectorAll('#tb-log-lines > li[id]'))
-    .map((li) => [li.id, li.textContent.replace(/\\s+/g, ' ').trim()])),
+    .map((li) => [li.id, [li.textContent.replace(/\\s+/g, ' ').trim(), li.dataset.own === undefined ? null
+                                                                      : Number(li.dataset.own)]])),
   status: document.querySelector('#tb-status .status-text').textContent.replace(/\\s+/g, ' ').trim(),
   same: window.__say === document.getElementById('tb-say'),
-  version: Number(document.getElementById('tb-version').dataset.version)})"""
+  me: Number(document.getElementById('tb').dataset.seat)})"""
+
+# The fewest players each game allows (bots in the other seats), and how many of the player's moves (that the
+# log tells: César & Cléopâtre's setup does not) are played by keyboard: César jouait-il aux dés to its end.
+KEYBOARD_GAMES = [("cesar_cleopatre", 2, 3), ("ave_cesar", 3, 3), ("alea_iacta_est", 2, None)]
+KEYBOARD_TABS = 300  # Tab presses to find a move: more means the walk is lost
 
 
-@pytest.mark.parametrize("slug,players", GAMES)
-def test_keyboard_plays_a_move_keeps_the_focus_and_a_screen_reader_hears_each_new_line_and_the_turn_once(
-        quick_site: SiteServer, browser, slug, players):
+def keyboard_move(page, slug: str, version: int) -> None:
+    """One move by keyboard alone, from wherever the focus is: Tab (cards or dice met on the way are
+    selected with Space until some of their controls show) to the first control that plays a move (never
+    taking one back), then Enter; a move that cannot be taken back is confirmed in its dialog by keyboard.
+    Every stop shows the focus."""
+    for _ in range(KEYBOARD_TABS):
+        page.keyboard.press("Tab")
+        focused = page.evaluate(FOCUSED_JS)
+        if focused is None:
+            continue
+        assert focused["outline"], f"{slug}: no visible focus on {focused['what']}"
+        if focused["pick"] and focused["pressed"] == "false" and not focused["shown"]:
+            page.keyboard.press("Space")
+            assert page.evaluate("() => document.activeElement.getAttribute('aria-pressed')") == "true"
+        elif focused["act"]:
+            break
+    else:
+        raise AssertionError(f"{slug}: Tab never reached a control that plays a move")
+    page.keyboard.press("Enter")
+    page.wait_for_function("v => document.getElementById('tb-ask').open"
+                           " || Number(document.getElementById('tb-version').dataset.version) > v", arg=version)
+    if page.evaluate("() => document.getElementById('tb-ask').open"):
+        assert page.evaluate("() => document.activeElement.dataset.ask") == "no", "the dialog's safe answer first"
+        page.keyboard.press("Shift+Tab")
+        assert page.evaluate("() => document.activeElement.dataset.ask") == "yes"
+        page.keyboard.press("Enter")
+    page.wait_for_function("v => Number(document.getElementById('tb-version').dataset.version) > v", arg=version)
+
+
+@pytest.mark.parametrize("slug,players,turns", KEYBOARD_GAMES)
+def test_keyboard_plays_keeps_the_focus_and_a_screen_reader_hears_the_others_moves_and_the_turn_once(
+        quick_site: SiteServer, browser, slug, players, turns):
     site = quick_site
     created = site.http.post("/api/tables", json={"game": slug, "players": players,
                                                   "bots": {str(s): "novice" for s in range(1, players)}}).json()
@@ -311,6 +363,7 @@ def test_keyboard_plays_a_move_keeps_the_focus_and_a_screen_reader_hears_each_ne
     version, _ = wait_for_turn(site, created["id"], token)
     context = browser.new_context(locale="en-GB", viewport={"width": 390, "height": 844}, is_mobile=True,
                                   has_touch=True)
+    started = time.monotonic()
     try:
         context.add_cookies([{"name": f"tabula_seat_{created['id']}", "value": token, "url": site.base}])
         page = context.new_page()
@@ -318,63 +371,53 @@ def test_keyboard_plays_a_move_keeps_the_focus_and_a_screen_reader_hears_each_ne
         page.wait_for_function("v => Number(document.getElementById('tb-version').dataset.version) >= v",
                                arg=version)
         page.wait_for_timeout(300)  # the socket's first message
-        page.evaluate("() => { window.__say = document.getElementById('tb-say'); }")
-        before = page.evaluate(HEARD_JS)
-        assert before["said"] == [], "what the page showed when it loaded is not said again"
+        assert page.evaluate(LISTEN_JS) == 0, "what the page showed when it loaded is not said again"
+        first = page.evaluate(HEARD_JS)
+        lines = dict(first["lines"])  # every line the page showed, by id (the oldest may leave the list)
 
-        # Tab from the top of the page to the first of the game's controls that plays a move; cards or dice met
-        # on the way are selected with Space until some of their controls show. Every stop shows the focus.
-        for _ in range(150):
-            page.keyboard.press("Tab")
-            focused = page.evaluate(FOCUSED_JS)
-            if focused is None:
-                continue
-            assert focused["outline"], f"no visible focus on {focused['what']}"
-            if focused["pick"] and focused["pressed"] == "false" and not focused["shown"]:
-                page.keyboard.press("Space")
-                assert page.evaluate("() => document.activeElement.getAttribute('aria-pressed')") == "true"
-            elif focused["act"]:
-                break
-        else:
-            raise AssertionError(f"{slug}: Tab never reached a control that plays a move")
-        page.keyboard.press("Enter")
-        # A move that cannot be taken back (a sealed bid, say) is asked about first; the keyboard answers too.
-        page.wait_for_function("v => document.getElementById('tb-ask').open"
-                               " || Number(document.getElementById('tb-version').dataset.version) > v", arg=version)
-        if page.evaluate("() => document.getElementById('tb-ask').open"):
-            assert page.evaluate("() => document.activeElement.dataset.ask") == "no", "the dialog's safe answer first"
-            page.keyboard.press("Shift+Tab")
-            assert page.evaluate("() => document.activeElement.dataset.ask") == "yes"
-            page.keyboard.press("Enter")
-        page.wait_for_function("v => Number(document.getElementById('tb-version').dataset.version) > v",
-                               arg=version)
-        page.wait_for_timeout(200)
-        # The swap that shows the move keeps the keyboard where it was, not back at the top of the page.
-        assert page.evaluate("() => !!document.activeElement.closest('#tb')"), "the focus went back to the page"
-
-        # A few more moves (by the API) and the bots' answers; once the game waits for the player again, the
-        # page has said each new line once, and the banner's words, from the element that stayed.
-        _, seen = wait_for_turn(site, created["id"], token)
-        logged = len(seen["game"]["log"])
-        rng = random.Random(slug)
-        for _ in range(20):  # until the bots have answered with lines of their own
-            play_a_while(site, created["id"], token, 1, rng)
+        # The player's moves, each by keyboard, each walk from where the focus is after the last move (the
+        # same control, or the banner at the top of the table); the bots answer at once.
+        played = 0
+        while True:
+            keyboard_move(page, slug, version)
+            played += 1
+            # The swap that shows the move keeps the keyboard where it was, not back at the top of the page.
+            assert page.evaluate("() => !!document.activeElement.closest('#tb')"), "the focus went back to the page"
             version, seen = wait_for_turn(site, created["id"], token)
-            if len(seen["game"]["log"]) >= logged + 2:
+            page.wait_for_function("v => Number(document.getElementById('tb-version').dataset.version) >= v",
+                                   arg=version)
+            heard = page.evaluate(HEARD_JS)
+            lines.update(heard["lines"])
+            if seen["game"]["finished"]:
                 break
-        page.wait_for_function("v => Number(document.getElementById('tb-version').dataset.version) >= v",
-                               arg=version)
-        page.wait_for_timeout(200)
+            new = [own for key, (_, own) in lines.items() if key not in first["lines"]]
+            if turns is not None and new.count(heard["me"]) >= turns and len(new) > new.count(heard["me"]):
+                break
+            assert played < 300, f"{slug}: the game does not end"
+        if turns is None:
+            assert seen["game"]["finished"], f"{slug}: the game did not end"
+            page.wait_for_function("() => document.getElementById('tb-version').dataset.status === 'finished'")
+        page.wait_for_timeout(200)  # the last message's announcement
+
+        # A screen reader heard each new line of the others' moves once, none of the player's own moves, and
+        # the banner's last words, from the element that stayed.
         after = page.evaluate(HEARD_JS)
         assert after["same"], "#tb-say was replaced: a screen reader would not hear what it says"
-        new_lines = [text for key, text in after["lines"].items() if key not in before["lines"]]
-        said = after["said"]
-        assert new_lines and any(text in said for text in new_lines), (new_lines, said, after["version"], version)
-        assert all(said.count(text) <= new_lines.count(text) for text in new_lines), f"a line said twice: {said}"
-        statuses = [text for text in said if text not in new_lines]
-        if statuses:
-            assert statuses[-1] == after["status"], "the banner's last words were said"
-        else:
-            assert after["status"] == before["status"], "the banner's new words were not said"
+        new = [line for key, line in {**lines, **after["lines"]}.items() if key not in first["lines"]]
+        mine = [text for text, own in new if own == after["me"]]
+        others = [text for text, own in new if own != after["me"]]
+        heard = after["heard"]
+        assert mine, f"{slug}: no line tells the player's own move ({new[:5]})"
+        assert others, f"{slug}: the bots' moves made no line"
+        for text in set(mine) - set(others):
+            assert text not in heard, f"{slug}: the player's own move was read aloud: {text!r}"
+        # Once each at most (after a burst of lines, a game's end say, only the newest are said).
+        for text in set(others):
+            assert heard.count(text) <= others.count(text), \
+                f"{slug}: {text!r} heard {heard.count(text)} times, shown {others.count(text)} times"
+        assert any(text in heard for text in others), f"{slug}: none of the others' moves was said"
+        statuses = [text for text in heard if text not in others]
+        assert statuses and statuses[-1] == after["status"], "the banner's last words were said"
     finally:
         context.close()
+    print(f"\n{slug}: {played} moves by keyboard in {time.monotonic() - started:.1f} s")
