@@ -141,3 +141,8 @@ def chat_html(chat: dict[str, Any], lang: str) -> str:
 
 def chat_digest(html: str) -> str:
     return hashlib.sha256(html.encode()).hexdigest()[:16]
+
+
+def presence_digest(presence: dict[str, Any]) -> str:
+    """What the page says of the presence it shows (its socket's `presence=`), as the chat's digest does."""
+    return hashlib.sha256(compact(presence).encode()).hexdigest()[:16]

@@ -28,7 +28,7 @@ from ..config import project_root
 from ..i18n import DEFAULT_LANG, LANG_COOKIE, page_words, pick_lang, service_message, translator
 from ..models import FINISHED
 from ..pages.render import ENV, PageState, context
-from ..pages.socket import chat_digest, chat_html
+from ..pages.socket import chat_digest, chat_html, presence_digest
 from ..services import bots, rematch
 from ..services.credentials import same_admin_token, same_secret
 from ..services.chat import TEXT_MAX as CHAT_TEXT_MAX
@@ -347,7 +347,8 @@ async def _table_page(request: Request, table_id: str, credential: str | None, s
     page = PageState(view, version, lang, game, summary["presence"], links, flash=unquote(flash) if flash else None,
                      title_en=game.title_en, title_fr=game.title_fr, title_it=game.title_it)
     ctx = context(page)
-    ws_url = f"/ws/tables/{table_id}/html?since={version}&chat={chat_digest(chat_html(chat, lang))}"
+    ws_url = (f"/ws/tables/{table_id}/html?since={version}&chat={chat_digest(chat_html(chat, lang))}"
+              f"&presence={presence_digest(summary['presence'])}")
     if links.get("rematch"):
         ws_url += f"&rematch={quote(links['rematch'])}"
     if ident.seat is None:

@@ -12,7 +12,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from .. import observability
 from ..i18n import pick_lang
-from ..pages.socket import PageConnection
+from ..pages.socket import PageConnection, presence_digest
 from ..realtime.hub import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, Connection, Hub, InlineAck
 from ..services.errors import Conflict, NotFound, ServiceError
 from ..services.tables import FACTS, TablesService, compact
@@ -105,6 +105,10 @@ async def table_html_socket(ws: WebSocket, table_id: str) -> None:
         # The rematch was linked after the page was rendered: the socket starts from the page's links (no
         # rematch) and the hub sends the rematch once attached.
         links.update(dict.fromkeys(FACTS))
+    if params.get("presence") not in (None, presence_digest(summary["presence"])):
+        # Someone came or went between the page's load and its socket: the socket's presence is newer than the
+        # page's, so "nothing changed since" would leave the page showing the old one. The whole page comes.
+        since = None
     game = service.game(summary["game"])
     conn = PageConnection(
         ws, table_id, ident.seat, ident.token_hash, lang=pick_lang(ws.cookies, ws.headers, params.get("lang")),

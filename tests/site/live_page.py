@@ -310,12 +310,8 @@ class InProcessSite:
 
     async def connect(self, table_id: str, viewer: Viewer, lang: str = "en") -> None:
         """The first page, then the page's socket, as a browser opens them."""
-        html = await self.get_page(table_id, viewer, lang)
-        viewer.page = html
-        url = re.search(r'ws-connect="([^"]+)"', html).group(1).replace("&amp;", "&")
-        path, _, query = url.partition("?")
-        cookies = {} if viewer.seat is None else {seat_cookie(table_id): viewer.credential}
-        viewer.socket = await AsgiSocket(self.app, path, f"{query}&lang={lang}", cookies).open()
+        viewer.page = await self.get_page(table_id, viewer, lang)
+        await open_socket(self, viewer, lang)
 
     async def act(self, table_id: str, viewer: Viewer, version: int, action: dict[str, Any]) -> None:
         """An action posted by the page's form (htmx): the answer is the flash region. A move the view marks
@@ -325,6 +321,15 @@ class InProcessSite:
                                  data={"version": str(version), "action": json.dumps(action), "confirmed": "yes"})
         assert r.status_code == 200, r.text[:300]
         assert "flash show" not in r.text, f"the action was refused: {r.text[:300]}"
+
+
+async def open_socket(site: InProcessSite, viewer: Viewer, lang: str = "en") -> None:
+    """The socket of the page the viewer holds (however old it is), as the page opens it."""
+    url = re.search(r'ws-connect="([^"]+)"', viewer.page).group(1).replace("&amp;", "&")
+    path, _, query = url.partition("?")
+    table_id = path.split("/")[3]  # /ws/tables/{id}/html
+    cookies = {} if viewer.seat is None else {seat_cookie(table_id): viewer.credential}
+    viewer.socket = await AsgiSocket(site.app, path, f"{query}&lang={lang}", cookies).open()
 
 
 async def settle(timeout: float = 30.0) -> None:

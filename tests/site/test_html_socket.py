@@ -219,3 +219,22 @@ async def test_a_page_whose_seat_is_given_up_gets_the_sentence_as_the_flash_regi
         sent = viewer.socket.take()
         assert sent and sent[-1].startswith('<div id="tb-flash"') and "This seat was given up." in sent[-1], sent
         assert viewer.socket.closed == 4403
+
+
+@pytest.mark.asyncio
+async def test_a_page_loaded_before_someone_came_gets_the_new_presence_when_its_socket_opens(tmp_path):
+    """The page says which presence it shows; a socket that reads a newer one (a player connected between the
+    page's load and its socket) brings it, rather than "nothing changed since"."""
+    from .live_page import InProcessSite, assert_live_equals_reload, open_socket, settle
+
+    async with InProcessSite(tmp_path) as site:
+        table_id, (first, second, spectator) = await site.table("cesar_cleopatre", 2)
+        spectator.page = await site.get_page(table_id, spectator)  # nobody connected yet
+        await site.connect(table_id, first)
+        await settle()  # the first seat's presence is written
+        await open_socket(site, spectator)
+        await settle()
+        await assert_live_equals_reload(site, table_id, [spectator], "a page older than someone's arrival")
+        assert 'aria-label="connected"' in spectator.page
+        for viewer in (first, spectator):
+            await viewer.socket.close()

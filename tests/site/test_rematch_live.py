@@ -5,7 +5,6 @@ private), each equal to a reload; so does a page loaded before the rematch whose
 from __future__ import annotations
 
 import asyncio
-import re
 
 import pytest
 
@@ -13,7 +12,7 @@ from games import REGISTRY
 from games.core import rng
 from games.core.conformance import random_step
 
-from .live_page import AsgiSocket, InProcessSite, Viewer, assert_live_equals_reload, live_part, settle
+from .live_page import InProcessSite, Viewer, assert_live_equals_reload, live_part, open_socket, settle
 
 async def finished_table(site: InProcessSite, slug: str, **settings) -> tuple[str, list[Viewer]]:
     """A table of the game's fewest players played to its end with random moves, its players' and a spectator's
@@ -41,14 +40,6 @@ async def start_rematch(site: InProcessSite, table_id: str, player: Viewer) -> s
     return r.headers["location"].rsplit("/", 1)[1]
 
 
-async def open_socket(site: InProcessSite, table_id: str, viewer: Viewer) -> None:
-    """The page's socket, opened from the page the viewer holds (however old it is)."""
-    url = re.search(r'ws-connect="([^"]+)"', viewer.page).group(1).replace("&amp;", "&")
-    path, _, query = url.partition("?")
-    cookies = {} if viewer.seat is None else {f"tabula_seat_{table_id}": viewer.credential}
-    viewer.socket = await AsgiSocket(site.app, path, query, cookies).open()
-
-
 @pytest.mark.asyncio
 @pytest.mark.parametrize("slug", sorted(REGISTRY))
 async def test_open_end_screens_get_the_rematch_live_equal_to_a_reload(tmp_path, fresh_db_url, slug):
@@ -71,7 +62,7 @@ async def test_open_end_screens_get_the_rematch_live_equal_to_a_reload(tmp_path,
         assert "Join the rematch" not in live_part(spectator.page)
 
         # A page loaded before the rematch, its socket opened after: the socket brings the rematch.
-        await open_socket(site, table_id, late)
+        await open_socket(site, late)
         await settle()
         await assert_live_equals_reload(site, table_id, [late], "a page older than its socket")
         assert "Watch the rematch" in live_part(late.page)
