@@ -102,7 +102,7 @@ class InlineAck:
 class Connection:
     """One open websocket of one seat (or spectator) at one table."""
 
-    __slots__ = ("ws", "table_id", "seat", "token_hash", "last_seen", "closed", "hidden", "_lock")
+    __slots__ = ("ws", "table_id", "seat", "token_hash", "last_seen", "closed", "hidden", "rematch", "_lock")
 
     def __init__(self, ws: WebSocket, table_id: str, seat: int | None, token_hash: str | None):
         self.ws = ws
@@ -112,6 +112,7 @@ class Connection:
         self.last_seen = asyncio.get_running_loop().time()
         self.closed = False
         self.hidden = False  # the page's tab is hidden (the page says so): its seat may be away
+        self.rematch: str | None = None  # the rematch this JSON client was told of (it is told once)
         self._lock = asyncio.Lock()
 
     async def send(self, message: str) -> None:
@@ -154,11 +155,15 @@ class Connection:
 
     async def show_facts(self, facts: dict[str, Any], shared: dict[Any, Any]) -> None:
         """The table's facts outside its versions changed (TablesService.facts: a rematch was linked). A JSON
-        client asks for them when it wants them (GET .../rematch); the page's socket shows them."""
+        client is told of the rematch, what GET .../rematch answers (the page's socket shows every fact)."""
+        if facts["rematch"] is not None and facts["rematch"] != self.rematch:
+            self.rematch = facts["rematch"]
+            await self.send(compact({"type": "rematch", "table": self.rematch}))
 
     async def attached_facts(self, service: TablesService) -> None:
-        """Just attached to a finished table: the page's socket overrides this to bring the facts its page came
-        with up to date."""
+        """Just attached to a finished table: a rematch linked already is told now (the page's socket brings
+        the facts its page came with up to date)."""
+        await self.show_facts(await service.facts(self.table_id), {})
 
     async def refuse(self, status: int, error: str) -> None:
         await self.send(compact({"type": "error", "status": status, "error": error}))

@@ -20,7 +20,7 @@ from games.core.conformance import pick
 
 from tests.site.live_page import live_part, swap
 
-from .client import bearer, create_full, play_random
+from .client import Socket, bearer, create_full, play_random
 from .conftest import ServerProcess
 from .hardening import edge_server
 
@@ -83,6 +83,30 @@ async def test_the_rematch_keeps_the_table_settings(live):
         assert r.status_code == 201, r.text
         new = (await http.get(f"/api/tables/{r.json()['table']}")).json()
         assert {key: new[key] for key in settings} == settings
+
+
+@pytest.mark.asyncio
+async def test_the_json_sockets_of_a_finished_table_are_told_of_its_rematch(live):
+    """A client on the JSON socket learns of the rematch as the end screens do: live when a player starts it
+    (through the API here), and on connect once it exists."""
+    async with httpx.AsyncClient(base_url=live.base, timeout=30) as http:
+        table = await create_full(http, "cesar_cleopatre", 2)
+        await play_random(live, http, table, REGISTRY["cesar_cleopatre"])
+        sockets = [await Socket.open(live.ws_base, table.id, f"?token={table.tokens[1]}", "player"),
+                   await Socket.open(live.ws_base, table.id, f"?spectate={table.spectate}", "spectator")]
+        try:
+            for sock in sockets:
+                await sock.until(lambda m: m["type"] == "full")
+            r = await http.post(f"/api/tables/{table.id}/rematch", headers=bearer(table.tokens[0]))
+            assert r.status_code == 201, r.text
+            told = {"type": "rematch", "table": r.json()["table"]}
+            for sock in sockets:
+                assert await sock.until(lambda m: m["type"] == "rematch") == told
+            sockets.append(await Socket.open(live.ws_base, table.id, f"?token={table.tokens[0]}", "late"))
+            assert await sockets[-1].until(lambda m: m["type"] == "rematch") == told
+        finally:
+            for sock in sockets:
+                await sock.ws.close()
 
 
 def test_bots_stay_bots_in_their_turned_seats(tmp_path):

@@ -5,7 +5,8 @@ players then leave the game, so that bots (without delay) play it to the end. Ev
 live: the winner, each seat's score line by line, and the ways on. The first player opens the replay from
 it: at the last step, through each seat's eyes, the board is exactly that seat's final page's board (its
 hand, money, mission, face-down cards); stepped with the arrow keys from the first step to the last, every
-step shows its log line and what no seat saw (deck orders), with a way to look through every seat's eyes.
+step shows its log line and what no seat saw (deck orders), with a way to look through every seat's eyes;
+the slider goes to the step it is let go at.
 Both players then accept the rematch from the end screen and land at the same new table, in turned seats; the
 second player's and the spectator's open end screens learn of the rematch live once the first accepted it.
 """
@@ -26,6 +27,8 @@ NAMES = ["Livia", "Marcus"]
 
 BOARD_JS = "() => document.querySelector('.tb-main > div').outerHTML"
 STEP_JS = "() => Number(document.getElementById('rp-nav').dataset.step)"
+SLIDE_JS = """step => { const slider = document.getElementById('rp-step'); slider.value = step;
+                       slider.dispatchEvent(new Event('change', {bubbles: true})); }"""
 
 
 def board(page) -> str:
@@ -115,6 +118,9 @@ def test_end_screen_replay_and_rematch(quick_site: SiteServer, browser, slug, pl
             assert any(f"A bot (novice) plays {name}'s seat now." in lines for lines in step_lines)
         go_to_step(replay, "ArrowLeft", last - 1)
         go_to_step(replay, "End", last)
+        with replay.expect_navigation():  # the slider goes to its step once let go
+            replay.evaluate(SLIDE_JS, last // 2)
+        assert replay.evaluate(STEP_JS) == last // 2
 
         # The rematch, accepted by both players from the end screen; the end screens still open learn of it live.
         for page in seats:

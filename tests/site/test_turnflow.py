@@ -156,12 +156,18 @@ const Shown = window.Notification;
 window.Notification = class extends Shown {
   constructor(title, options) { super(title, options); window.__notes.push({title: title, body: (options || {}).body}); }
 };
+window.__chimes = 0;  // each sound played makes an AudioContext
+const Sounding = window.AudioContext;
+window.AudioContext = class extends Sounding {
+  constructor(options) { super(options); window.__chimes += 1; }
+};
 """
 
 
 @pytest.mark.browser
 @pytest.mark.timeout(120)
-def test_a_hidden_tab_shows_its_seat_away_and_is_notified_when_the_other_seats_move_makes_it_its_turn(site, browser):
+def test_a_hidden_tab_shows_its_seat_away_and_is_notified_and_chimed_when_the_other_seats_move_makes_it_its_turn(
+        site, browser):
     table_id, tokens, _ = new_full_table(site, "cesar_cleopatre", 2)
     while True:  # past the set-up, where both seats act at once
         version, view = api_view(site, table_id, tokens[0])
@@ -181,8 +187,12 @@ def test_a_hidden_tab_shows_its_seat_away_and_is_notified_when_the_other_seats_m
         assert button.get_attribute("aria-pressed") == "false", "never asked on page load"
         button.click()
         page.wait_for_function("() => document.getElementById('tb-alert-notify').getAttribute('aria-pressed') === 'true'")
-        page.reload()  # the setting is kept by the browser
+        assert not page.is_checked("#tb-alert-sound"), "no sound unless chosen"
+        page.check("#tb-alert-sound")
+        page.wait_for_function("() => window.__chimes === 1")  # what it will sound like
+        page.reload()  # the settings are kept by the browser
         page.wait_for_function("() => document.getElementById('tb-alert-notify').getAttribute('aria-pressed') === 'true'")
+        assert page.is_checked("#tb-alert-sound") and page.evaluate("() => window.__chimes") == 0
         assert "favicon-turn" not in page.locator("link[rel=icon]").get_attribute("href")
         page.evaluate("() => { window.__hidden = true; document.dispatchEvent(new Event('visibilitychange')); }")
         wait_presence(site, table_id, tokens[mover], waiter, "away")  # the page told the server
@@ -195,6 +205,7 @@ def test_a_hidden_tab_shows_its_seat_away_and_is_notified_when_the_other_seats_m
         page.wait_for_function("() => window.__notes.length > 0", timeout=10_000)
         note = page.evaluate("() => window.__notes[0]")
         assert note["title"].startswith("Your turn") and note["body"].startswith("Your turn")
+        page.wait_for_function("() => window.__chimes === 1")  # the sound chosen, once
         assert "favicon-turn" in page.locator("link[rel=icon]").get_attribute("href")
         page.evaluate("() => { window.__hidden = false; document.dispatchEvent(new Event('visibilitychange')); }")
         wait_presence(site, table_id, tokens[mover], waiter, "on")
