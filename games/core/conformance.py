@@ -408,12 +408,20 @@ def check_undo_window(game: Game, before: State, seat: Seat, action: Action, aft
     return True
 
 
+def check_undo_taught_nothing(game: Game, before: State, seat: Seat, action: Action, after: State,
+                              seed: int) -> None:
+    """Undo offered after `seat` played `action` on `before`: the step showed `seat` nothing it could not know
+    (no card drawn, say): replayed in a world resampled for `seat`, it gives `seat` the same view."""
+    twin = game.apply(game.resample(before, seat, seed), seat, action)
+    assert game.view(twin, seat) == game.view(after, seat), \
+        f"{game.slug}: undo offered after {action!r}, which showed seat {seat} something new"
+
+
 def check_undo_restores(game: Game, before: State, seat: Seat, action: Action, after: State, seed: int) -> None:
     """Undo offered after `seat` played `action` on `before`: it gives `before` back exactly, but for one public
-    log entry, and so every seat's and the spectator's view (legal actions and confirmations included); the
-    step had shown `seat` nothing it could not know (replayed in a world resampled for `seat`, it gives `seat`
-    the same view); and for every other viewer, undo in a world resampled for it shows it what it saw before
-    the step: taking a move back reveals nothing."""
+    log entry, and so every seat's and the spectator's view (legal actions and confirmations included); and
+    for every other viewer, undo in a world resampled for it shows it what it saw before the step: taking a
+    move back reveals nothing. (That the step taught `seat` nothing is check_undo_taught_nothing.)"""
     assert game.legal_actions(after, seat)[-1] == UNDO, f"{game.slug}: undo allowed but not listed last"
     undone = game.apply(after, seat, UNDO)
     check_roundtrip(game, undone)
@@ -428,9 +436,6 @@ def check_undo_restores(game: Game, before: State, seat: Seat, action: Action, a
             f"{game.slug}: the log after an undo is not the log before the step and one public entry"
         assert {**now, "log": None} == {**was, "log": None}, \
             f"{game.slug}: the view of {viewer} after undoing {action!r} is not the view before it"
-    twin = game.apply(game.resample(before, seat, seed), seat, action)
-    assert game.view(twin, seat) == game.view(after, seat), \
-        f"{game.slug}: undo offered after {action!r}, which showed seat {seat} something new"
     for viewer in [*range(before["players"]), None]:
         if viewer != seat:
             world = game.resample(after, viewer, seed)
@@ -450,7 +455,8 @@ class UndoReport:
 def run_undo_checks(game: Game, players: int, options: dict[str, Any], seeds: range,
                     full_checks_per_game: int = 3) -> UndoReport:
     """Random games (taking back a move now and then) over `seeds`: after every step, the undo window is
-    checked (check_undo_window); after a few steps per game that left it open, undo is checked in full."""
+    checked (check_undo_window) and, when it is open, that the step taught its player nothing
+    (check_undo_taught_nothing); after a few steps per game that left it open, undo is checked in full."""
     report = UndoReport()
     for seed in seeds:
         holder = {"rng": rng.seed_state(seed * 6151 + 3)}
@@ -468,6 +474,7 @@ def run_undo_checks(game: Game, players: int, options: dict[str, Any], seeds: ra
             report.taken += action == UNDO
             if check_undo_window(game, state, seat, action, after):
                 report.offered += 1
+                check_undo_taught_nothing(game, state, seat, action, after, seed=seed * 17 + steps)
                 if full < full_checks_per_game and rng.below(holder, 4) == 0:
                     check_undo_restores(game, state, seat, action, after, seed=seed * 17 + steps)
                     full += 1
