@@ -358,11 +358,22 @@ async def assert_live_equals_reload(site: InProcessSite, table_id: str, viewers:
     for viewer in viewers:
         apply_received(viewer)
         live, reloaded = live_part(viewer.page), live_part(await site.get_page(table_id, viewer, lang))
-        if live != reloaded:  # the same text is the same DOM; else compare the normalised DOMs
-            live, reloaded = parse(live).normal(), parse(reloaded).normal()
+        if live == reloaded or squeezed(live) == squeezed(reloaded):  # the same text is the same DOM
+            continue
+        live, reloaded = parse(live).normal(), parse(reloaded).normal()  # else compare the normalised DOMs
         if live != reloaded:
             raise AssertionError(f"{when}: the live page of {viewer.name} differs from a reload:\n"
                                  + first_difference(live, reloaded))
+
+
+_BETWEEN_TAGS = re.compile(r">\s+<")
+
+
+def squeezed(html: str) -> str:
+    """The HTML with whitespace runs as one space and none between tags: what `Node.normal` ignores too, so
+    that equal squeezed texts are equal DOMs (out-of-band swaps leave other whitespace than a fresh page, and
+    parsing both pages was most of the property test's time)."""
+    return _BETWEEN_TAGS.sub("><", " ".join(html.split()))
 
 
 def first_difference(a: str, b: str) -> str:
