@@ -346,6 +346,14 @@ class Game:
             new_state["log"] = [*entries[:start], *({**e, "by": seat} for e in entries[start:])]
         return new_state
 
+    @staticmethod
+    def unmarked(state: State) -> State:
+        """The state without the marks `apply_marked` puts on log entries: what a table played before there
+        were marks holds (the marks only say whose move a line tells)."""
+        if not any("by" in e for e in state.get("log", ())):
+            return state
+        return {**state, "log": [{k: v for k, v in e.items() if k != "by"} for e in state["log"]]}
+
     def undone(self, state: State, seat: Seat) -> State:
         """The state before `seat`'s last step, exactly, but for the public log entry that says so."""
         *below, step = state[UNDO_KEY]

@@ -18,6 +18,7 @@ import pytest
 from app.cli import export_records, import_records, replay_check
 from app.config import Settings
 from app.db import migrate
+from games.core import Game
 
 from .club import finished_games
 from .hardening import edge_server
@@ -121,6 +122,32 @@ async def test_a_sqlite_backup_copy_replays(played, tmp_path):
     copied = Settings(database_url=f"sqlite:///{copy}")
     assert "0 differ" in await checked(copied)
     assert (await exported(copied))[1] == (await exported(source))[1]
+
+
+async def test_tables_played_before_log_lines_named_their_mover_still_replay(played, tmp_path):
+    """Log entries name the seat whose move made them ("by", since the screen reader's own-move silence);
+    a table stored before, or partly before, has entries without it: the check accepts those, and still
+    finds a snapshot that differs otherwise."""
+    source, _, _ = played
+    copy = tmp_path / "older.db"
+    with sqlite3.connect(source.database_url.removeprefix("sqlite:///")) as live, sqlite3.connect(copy) as older:
+        live.backup(older)
+        rows = older.execute("SELECT id, state FROM tables WHERE state IS NOT NULL").fetchall()
+        for n, (table_id, text) in enumerate(rows):
+            state = json.loads(text)
+            assert any("by" in e for e in state["log"])
+            cut = len(state["log"]) // 2 if n % 2 else len(state["log"])  # or marked from its middle on
+            state["log"] = [*({k: v for k, v in e.items() if k != "by"} for e in state["log"][:cut]),
+                            *state["log"][cut:]]
+            older.execute("UPDATE tables SET state = ? WHERE id = ?", (Game.encode(state), table_id))
+    settings = Settings(database_url=f"sqlite:///{copy}")
+    assert "0 differ" in await checked(settings)
+    with sqlite3.connect(copy) as older:
+        table_id, text = rows[0]
+        state = json.loads(text)
+        state["log"][0]["key"] = "core.undo"  # a snapshot that differs from its log in something else
+        older.execute("UPDATE tables SET state = ? WHERE id = ?", (Game.encode(state), table_id))
+    assert await replay_check(settings, out=io.StringIO()) != 0
 
 
 def _tool(name: str) -> str:
