@@ -65,7 +65,7 @@ async def test_undo_over_http_restores_the_view_and_a_stale_or_disallowed_undo_c
             was = before if s == seat else None
             if was is not None:
                 assert without_log(now) == without_log(was)
-            assert now["log"][-1] == {"key": "core.undo", "args": {"seat": seat}}
+            assert now["log"][-1] == {"key": "core.undo", "args": {"seat": seat}, "by": seat}
         log = (await http.get(f"/api/tables/{table.id}/log", headers=bearer(table.tokens[seat]))).json()
         assert "undo" in json.dumps(log)
         # Nothing left to take back: the rules refuse it, and the table stays where it was.
