@@ -139,10 +139,15 @@ def chat_html(chat: dict[str, Any], lang: str) -> str:
     return ENV.get_template("table/chat.html").render({"chat": chat, **page_words(lang)})
 
 
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
 def chat_digest(html: str) -> str:
-    return hashlib.sha256(html.encode()).hexdigest()[:16]
+    """What the page says of the chat it shows (its socket's `chat=`)."""
+    return _digest(html)
 
 
 def presence_digest(presence: dict[str, Any]) -> str:
-    """What the page says of the presence it shows (its socket's `presence=`), as the chat's digest does."""
-    return hashlib.sha256(compact(presence).encode()).hexdigest()[:16]
+    """What the page says of the presence it shows (its socket's `presence=`)."""
+    return _digest(compact(presence))
