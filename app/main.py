@@ -109,6 +109,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.migration_head = migration_head(settings)
         service.on_move.append(observability.committed)
         app.state.service = service
+        await service.open_writer()
         app.state.hub = hub
         app.state.chat = chat = ChatService(service, app.state.limits)
         app.state.replays = Replays(service, chat)

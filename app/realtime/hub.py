@@ -386,6 +386,7 @@ class Hub:
         self._background: list[asyncio.Task] = []
         self.chat: ChatService | None = None
         service.on_commit.append(self.committed)
+        service.on_writing.append(self.prepare)
         service.on_facts.append(self.facts_changed)
 
     def watch_chat(self, chat: ChatService) -> None:
@@ -464,6 +465,18 @@ class Hub:
         if channel is not None:
             await channel.advance(snap.version, snap, acknowledge)
         self.publisher.publish_version(snap.id, snap.version)
+
+    def prepare(self, snap: Snapshot) -> None:
+        """While a move's commit is on its way: the new views of the seats watching here (kept with the
+        snapshot, so `Channel._advance_to` finds them made). A delayed spectators' view needs the action log:
+        left to the delivery."""
+        channel = self.channels.get(snap.id)
+        if channel is not None:
+            started = perf_counter()
+            for seat in list(channel.conns):
+                if seat is not None or snap.spectator_delay <= 0:
+                    self.service.client_view(snap, seat)
+            self.service.timings.add("views", perf_counter() - started)
 
     async def _received(self, payload: str) -> None:
         try:

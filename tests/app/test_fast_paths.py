@@ -8,6 +8,8 @@
 - patches computed once for the parts of the view that several seats share are the same bytes as patches
   computed seat by seat (app/realtime/diff.py);
 - `"ack": "patch"` (PROTOCOL.md) acknowledges a move inside the patch that carries it, and only then;
+- a move's delivery (the views) is prepared while its commit is on its way, and told to nobody before the
+  commit; the committer's own connections (app/db.py) go with the engine;
 - the version notifications between processes pack many tables into one payload, under Postgres's limit.
 """
 
@@ -147,6 +149,54 @@ async def test_group_committer_retries_a_failed_batch_move_by_move():
     assert calls[0] == ["a", "bad", "stale", "b"]  # one batch first
     assert sorted(map(tuple, calls[1:])) == [("a",), ("b",), ("bad",), ("stale",)]
     assert committer.stats.retried_alone == 4
+
+
+async def test_a_moves_delivery_is_prepared_while_its_commit_is_on_its_way():
+    """`meanwhile` runs once the batch's statement went out and before its commit is known; if it fails, the
+    move is still committed and acknowledged (it only prepared)."""
+    events: list[str] = []
+    release = asyncio.Event()
+
+    async def write_many(moves):
+        events.append("sent")
+        await release.wait()
+        events.append("committed")
+        return {m["id"] for m in moves}
+
+    def broken():
+        raise RuntimeError("a view failed")
+
+    committer = GroupCommitter(write_many)
+    writes = asyncio.gather(committer.write({"id": "a"}, lambda: events.append("prepared a")),
+                            committer.write({"id": "b"}, broken))
+    async with asyncio.timeout(10):
+        while "prepared a" not in events:
+            await asyncio.sleep(0.001)
+        release.set()
+        assert await writes == [True, True]
+    assert events == ["sent", "prepared a", "committed"]
+
+
+async def test_the_service_prepares_views_before_anyone_hears_of_the_move_and_closes_its_writers(fresh_db_url):
+    service = await _service(fresh_db_url)
+    heard: list[str] = []
+
+    async def told(snap, _ack):
+        heard.append(f"told {snap.version}: views of {sorted(snap.views, key=str)}")
+
+    service.on_writing.append(lambda snap: (heard.append(f"writing {snap.version}"), service.client_view(snap, 1)))
+    service.on_commit.append(told)
+    try:
+        table_id, tokens = await _started_table(service)
+        v = (await service.current(table_id)).version
+        heard.clear()  # creating and joining were told too
+        await service.act(table_id, tokens[0], v, PLAY)
+        assert heard == [f"writing {v + 1}", f"told {v + 1}: views of [1]"]
+        assert await _logged(service, table_id) == (v + 1, [v + 1])
+    finally:
+        await service.engine.dispose()
+    writer = service._batch_writer
+    assert getattr(writer, "_pool", None) is None and getattr(writer, "_connection", None) is None
 
 
 @pytest.mark.parametrize("slug", sorted(ALL_GAMES))
