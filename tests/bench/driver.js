@@ -2,7 +2,7 @@
 // it), replayed against Tabula's server with the same phases, move rule, spectators, timeouts and
 // metrics as the peer's driver.js, and the same result JSON, so one table shows both servers.
 //
-// usage: node tests/bench/driver.js --url http://127.0.0.1:8000 --matches 50
+// usage: node tests/bench/driver.js --url http://127.0.0.1:8000[,http://127.0.0.1:8001...] --matches 50
 //          [--spectators 1] [--moves 60] [--client ws|http] [--deflate 1|0] [--server-pid PID]
 //          [--db-name NAME] [--timeout 100] [--label NAME] [--out FILE] [--storage postgres|sqlite]
 //          [--verify 1] [--pause-before-play 1] [--ack patch|message]
@@ -30,14 +30,18 @@ function arg(name, dflt) {
   const i = process.argv.indexOf('--' + name);
   return i >= 0 && i + 1 < process.argv.length ? process.argv[i + 1] : dflt;
 }
-const URL_BASE = arg('url', 'http://127.0.0.1:8000').replace(/\/$/, '');
-const WS_BASE = URL_BASE.replace(/^http:/, 'ws:');
+// Several servers (comma-separated: processes on one database): table i is created on server i % n and its
+// seats and spectators are spread over the servers from there, so a move's opponent is on another process
+// than its mover (the news crosses by LISTEN/NOTIFY). --server-pid then names their pids in the same order.
+const URL_BASES = arg('url', 'http://127.0.0.1:8000').split(',').map((u) => u.replace(/\/$/, ''));
+const URL_BASE = URL_BASES[0];
+const serverOf = (mi, role) => URL_BASES[(mi + role) % URL_BASES.length];
 const T = Number(arg('matches', '10'));
 const SPECTATORS = Number(arg('spectators', '1'));
 const MOVES = Number(arg('moves', '60'));
 const CLIENT = arg('client', 'ws');
 const DEFLATE = arg('deflate', '1') !== '0';
-const SERVER_PID = arg('server-pid', '');
+const SERVER_PIDS = arg('server-pid', '').split(',').filter(Boolean);
 const DB_NAME = arg('db-name', '');
 const TIMEOUT_S = Number(arg('timeout', '100'));
 const LABEL = arg('label', `T${T}`);
@@ -56,10 +60,12 @@ const SETUP_CONCURRENCY = 16;
 const CLK_TCK = Number(process.env.CLK_TCK || 100);
 const CARD = /^(A|[2-9]|10|J|Q|K)[SHDC]$/;
 
-const host = new URL(URL_BASE).hostname;
-if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host)) {
-  console.error('refusing non-loopback target ' + host);
-  process.exit(2);
+for (const base of URL_BASES) {
+  const host = new URL(base).hostname;
+  if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host)) {
+    console.error('refusing non-loopback target ' + host);
+    process.exit(2);
+  }
 }
 if (!['ws', 'http'].includes(CLIENT)) {
   console.error('--client is ws or http');
@@ -72,8 +78,15 @@ function procCpu(pid) {
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(f[11]) + Number(f[12])) / CLK_TCK;
 }
-function procSample(pid) {
-  if (!pid) return null;
+// The servers' figures summed (CPU, RSS, peak RSS), or null if one of them cannot be read.
+function procSample(pids) {
+  if (!pids.length) return null;
+  const each = pids.map(procSampleOne);
+  if (each.some((x) => x === null)) return null;
+  return { cpu_s: each.reduce((a, x) => a + x.cpu_s, 0), rss_mb: each.reduce((a, x) => a + x.rss_mb, 0),
+    hwm_mb: each.reduce((a, x) => a + x.hwm_mb, 0) };
+}
+function procSampleOne(pid) {
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = (k) => {
@@ -119,10 +132,10 @@ function dbDelta(a, b) {
 }
 
 // ---------------------------------------------------------------- helpers
-async function postJSON(path, body, token) {
+async function postJSON(path, body, token, base = URL_BASE) {
   const headers = { 'content-type': 'application/json' };
   if (token) headers.authorization = 'Bearer ' + token;
-  const res = await fetch(URL_BASE + path, { method: 'POST', headers, body: JSON.stringify(body) });
+  const res = await fetch(base + path, { method: 'POST', headers, body: JSON.stringify(body) });
   const text = await res.text();
   if (!res.ok) throw new Error(`POST ${path} -> ${res.status} ${text}`);
   return JSON.parse(text);
@@ -171,11 +184,12 @@ function strings(v, out) {
 }
 
 // ---------------------------------------------------------------- Tabula adapter
-async function createMatch() {
-  const t = await postJSON('/api/tables', { game: GAME, players: 2 });
+async function createMatch(mi) {
+  const base = serverOf(mi, 0);
+  const t = await postJSON('/api/tables', { game: GAME, players: 2 }, null, base);
   const seats = [];
   for (const seat of [0, 1]) {
-    const j = await postJSON(`/api/tables/${t.id}/join`, { invite: t.invite_key, name: 'p' + seat, seat });
+    const j = await postJSON(`/api/tables/${t.id}/join`, { invite: t.invite_key, name: 'p' + seat, seat }, null, base);
     seats.push({ playerID: seat, credentials: j.token });
   }
   return { matchID: t.id, spectatorKey: t.spectator_key, seats };
@@ -205,11 +219,11 @@ async function main() {
   let nextId = 1;
   const allDone = new Promise((r) => (done = r));
 
-  const proc0 = procSample(SERVER_PID);
+  const proc0 = procSample(SERVER_PIDS);
   const tSetup0 = performance.now();
 
   // (1a) lobby: create + join
-  const created = await pool(T, SETUP_CONCURRENCY, () => createMatch());
+  const created = await pool(T, SETUP_CONCURRENCY, (mi) => createMatch(mi));
   const tLobby = performance.now();
 
   let readyCount = 0;
@@ -221,7 +235,8 @@ async function main() {
     const { matchID, seats, spectatorKey } = created[mi];
     matches.push({
       mi, matchID, spectatorKey, clients: [], sent: new Map(), over: 0, moves: 0, lastSeen: -1, texts: [],
-      roles: [...seats, ...Array.from({ length: SPECTATORS }, () => ({ playerID: null, credentials: spectatorKey }))],
+      roles: [...seats, ...Array.from({ length: SPECTATORS }, () => ({ playerID: null, credentials: spectatorKey }))]
+        .map((r, role) => ({ ...r, base: serverOf(mi, role) })),
     });
   }
 
@@ -236,7 +251,7 @@ async function main() {
       if (ACK === 'patch') act.ack = 'patch';
       c.ws.send(JSON.stringify(act));
     } else {
-      postJSON(`/api/tables/${m.matchID}/actions`, { version: c.version, action }, c.credentials)
+      postJSON(`/api/tables/${m.matchID}/actions`, { version: c.version, action }, c.credentials, c.base)
         .then(() => { if (playing) lat.ack.push(performance.now() - t0); })
         .catch((e) => counters.errors.push('act ' + e.message.slice(0, 200)));
     }
@@ -360,12 +375,12 @@ async function main() {
   const setupTimer = setTimeout(() => abort('setup timeout'), TIMEOUT_S * 1000);
   await pool(flat.length, SETUP_CONCURRENCY * 4, async (i) => {
     const [m, r] = flat[i];
-    const c = { playerID: r.playerID, credentials: r.credentials, ready: false, over: false, view: null,
+    const c = { playerID: r.playerID, credentials: r.credentials, base: r.base, ready: false, over: false, view: null,
       version: null, lastStateID: null, pendingAcks: new Map(), syncWaiter: null };
     const synced = new Promise((res) => (c.onReady = res));
     m.clients.push(c);
     const query = r.playerID === null ? `spectate=${encodeURIComponent(r.credentials)}` : `token=${encodeURIComponent(r.credentials)}`;
-    c.ws = await connect(`${WS_BASE}/ws/tables/${m.matchID}?${query}`, {
+    c.ws = await connect(`${r.base.replace(/^http:/, 'ws:')}/ws/tables/${m.matchID}?${query}`, {
       deflate: DEFLATE,
       onMessage: (raw, wire, textBytes) => onMessage(m, c, raw, wire, textBytes),
       onClose: () => { if (!c.over && !reported) counters.errors.push('closed early'); },
@@ -381,7 +396,7 @@ async function main() {
   }
 
   // (2) play
-  proc1 = procSample(SERVER_PID);
+  proc1 = procSample(SERVER_PIDS);
   db1 = dbCpu();
   sys1 = sysCpu();
   cpu1 = process.cpuUsage();
@@ -389,7 +404,7 @@ async function main() {
   bytesOut0 = matches.reduce((a, m) => a + m.clients.reduce((b, c) => b + c.ws.bytesOut, 0), 0);
   rssMax = proc1 ? proc1.rss_mb : null;
   sampler = setInterval(() => {
-    const s = procSample(SERVER_PID);
+    const s = procSample(SERVER_PIDS);
     if (s && s.rss_mb > rssMax) rssMax = s.rss_mb;
   }, 250);
   const playTimer = setTimeout(() => abort('play timeout'), TIMEOUT_S * 1000);
@@ -400,7 +415,7 @@ async function main() {
   clearTimeout(playTimer);
   clearInterval(sampler);
   const ctx = { tSetup0, tLobby, tReady, proc0, proc1, cpu1, db1, bytesOut0, bytesIn0, rssMax,
-    proc2: procSample(SERVER_PID), db2: dbCpu(), sys2: sysCpu(), cpu2: process.cpuUsage(cpu1), tEnd: tLast };
+    proc2: procSample(SERVER_PIDS), db2: dbCpu(), sys2: sysCpu(), cpu2: process.cpuUsage(cpu1), tEnd: tLast };
   playing = false;
   ctx.verify = await afterPlay();
   report('ok', ctx);
@@ -433,7 +448,7 @@ async function main() {
     if (sampler) clearInterval(sampler);
     if (!tGo) tGo = performance.now();
     report(why, { tSetup0, tLobby, tReady: tReady || performance.now(), proc0, proc1, cpu1, db1, bytesOut0,
-      bytesIn0, rssMax, proc2: procSample(SERVER_PID), db2: dbCpu(), sys2: sysCpu(),
+      bytesIn0, rssMax, proc2: procSample(SERVER_PIDS), db2: dbCpu(), sys2: sysCpu(),
       cpu2: cpu1 ? process.cpuUsage(cpu1) : null, tEnd: tLast || performance.now(), verify: null });
   }
 
@@ -460,7 +475,9 @@ async function main() {
       storage: STORAGE,
       // "ws": moves on the websocket, acknowledged inside their patch; "ws-ackmsg": with an ack message of
       // their own (what the site's page sends today); "http": posted to the JSON API.
-      client: CLIENT === 'ws' && ACK === 'message' ? 'ws-ackmsg' : CLIENT,
+      client: (CLIENT === 'ws' && ACK === 'message' ? 'ws-ackmsg' : CLIENT)
+        + (URL_BASES.length > 1 ? `-${URL_BASES.length}proc` : ''),
+      processes: URL_BASES.length,
       ack: CLIENT === 'ws' ? ACK : null,
       deflate: DEFLATE,
       matches: T,
@@ -479,7 +496,7 @@ async function main() {
       bytes_received_play_all_messages: counters.bytesInAll - ctx.bytesIn0,
       bytes_sent_play_total: bytesOut - ctx.bytesOut0,
       server: proc2 && ctx.proc1 ? {
-        pid: Number(SERVER_PID),
+        pids: SERVER_PIDS.map(Number),
         cpu_s_play: +srvCpu.toFixed(2),
         cpu_util_play: +(srvCpu / wall).toFixed(2),
         cpu_ms_per_move: +(1000 * srvCpu / Math.max(1, totalMoves)).toFixed(3),

@@ -3,12 +3,17 @@ database, the load driver (tests/bench/driver.js) against it, then the server st
 Results are the driver's JSON files (the same shape as the peer's), one per run, in --outdir.
 
     .venv/bin/python tests/bench/run_tabula.py [--storage postgres sqlite] [--sweep 1 10 50 200]
-        [--repeat-t 50 --repeats 3] [--client ws] [--http-at 50] [--outdir DIR]
+        [--repeat-t 50 --repeats 3] [--client ws] [--http-at 50] [--processes-at 50] [--outdir DIR]
 
 Postgres: TABULA_BENCH_POSTGRES_URL (default postgresql://postgres@127.0.0.1:5432/postgres) names a
 server on which a throw-away database is created for each run and dropped afterwards. SQLite: a file in
 a temporary directory. Every move is committed durably before it is acknowledged (synchronous_commit
 on for Postgres, synchronous=FULL for SQLite): the server's settings, not the benchmark's.
+
+`--processes-at T...` also runs these T (Postgres only) with two server processes on one database, as a
+club behind a proxy would: the driver creates table i on process i % 2 and puts its two seats on
+different processes, so every move reaches its opponent through LISTEN/NOTIFY. The row's client is
+`ws-2proc`; CPU and RSS are the two processes' sums, and the time breakdown their average per move.
 """
 
 from __future__ import annotations
@@ -118,20 +123,37 @@ class Server:
         self.log.close()
 
 
+def merged_timings(each: list[dict]) -> dict:
+    """Several processes' time breakdowns as one: each part's µs per move averaged over all their moves."""
+    moves = sum(t["moves"] for t in each) or 1
+    batches = sum(t["commits"]["batches"] for t in each) or 1
+    return {"moves": moves,
+            "us_per_move": {part: round(sum(t["us_per_move"][part] * t["moves"] for t in each) / moves, 1)
+                            for part in each[0]["us_per_move"]},
+            "commits": {"batches": batches, "moves": sum(t["commits"]["moves"] for t in each),
+                        "mean_batch": round(sum(t["commits"]["moves"] for t in each) / batches, 2),
+                        "ms_per_batch": round(sum((t["commits"].get("ms_per_batch") or 0) * t["commits"]["batches"]
+                                                  for t in each) / batches, 2)},
+            "by_process": each}
+
+
 def run_one(name: str, storage: str, client: str, tables: int, outdir: Path, *, timeout: int, spectators: int,
             deflate: bool, verify: bool, node: str, extra_env: dict[str, str] | None = None,
-            ack: str = "patch") -> dict | None:
+            ack: str = "patch", processes: int = 1) -> dict | None:
     work = Path(tempfile.mkdtemp(prefix="tabula-bench-"))
     db = Database(storage, work)
-    server = None
-    timings = outdir / f"{name}.timings.json"
+    servers: list[Server] = []
+    timings = [outdir / f"{name}.timings{'' if k == 0 else '.' + str(k)}.json" for k in range(processes)]
     out = outdir / f"{name}.json"
     try:
-        server = Server(db.url, outdir / f"{name}.server.log", work,
-                        {"TABULA_TIMINGS_FILE": str(timings), **(extra_env or {})})
-        server.wait_ready()
-        cmd = [node, str(DRIVER), "--url", server.url, "--matches", str(tables), "--spectators", str(spectators),
-               "--client", client, "--storage", storage, "--server-pid", str(server.proc.pid),
+        for k in range(processes):
+            log = outdir / f"{name}.server{'' if k == 0 else '.' + str(k)}.log"
+            servers.append(Server(db.url, log, work, {"TABULA_TIMINGS_FILE": str(timings[k]), **(extra_env or {})}))
+        for server in servers:
+            server.wait_ready()
+        cmd = [node, str(DRIVER), "--url", ",".join(s.url for s in servers), "--matches", str(tables),
+               "--spectators", str(spectators), "--client", client, "--storage", storage,
+               "--server-pid", ",".join(str(s.proc.pid) for s in servers),
                "--timeout", str(timeout), "--label", name, "--out", str(out), "--deflate", "1" if deflate else "0",
                "--verify", "1" if verify else "0", "--ack", ack]
         if db.name:
@@ -143,10 +165,12 @@ def run_one(name: str, storage: str, client: str, tables: int, outdir: Path, *, 
             print(f"   {name}: driver failed rc={rc}")
             print("   " + "\n   ".join((outdir / f"{name}.driver.log").read_text().splitlines()[-5:]))
             return None
-        server.stop()
+        for server in servers:
+            server.stop()
         r = json.loads(out.read_text())
-        if timings.is_file():  # where the server's time went (written when it stopped)
-            r["server_timings"] = json.loads(timings.read_text())
+        if all(t.is_file() for t in timings):  # where the servers' time went (written when they stopped)
+            each = [json.loads(t.read_text()) for t in timings]
+            r["server_timings"] = each[0] if processes == 1 else merged_timings(each)
         r["database_settings"] = db.settings()
         out.write_text(json.dumps(r, indent=2) + "\n")
         lat = r["latency_ms"]["opponent"]
@@ -161,7 +185,7 @@ def run_one(name: str, storage: str, client: str, tables: int, outdir: Path, *, 
             print(f"      server time per move (us): {st['us_per_move']}, commits: {st['commits']}", flush=True)
         return r
     finally:
-        if server is not None:
+        for server in servers:
             server.stop()
         db.drop()
         shutil.rmtree(work, ignore_errors=True)
@@ -179,6 +203,8 @@ def main() -> int:
     parser.add_argument("--run-index", type=int, default=1, help="number of the first run in the file names")
     parser.add_argument("--ack-message-at", nargs="*", type=int, default=[],
                         help="also run these T once over the websocket with an ack message per move (as the page)")
+    parser.add_argument("--processes-at", nargs="*", type=int, default=[],
+                        help="also run these T once with two server processes on one Postgres database")
     parser.add_argument("--spectators", type=int, default=1)
     parser.add_argument("--timeout", type=int, default=100, help="per-phase driver limit, seconds")
     parser.add_argument("--no-deflate", action="store_true", help="do not offer permessage-deflate")
@@ -211,6 +237,11 @@ def main() -> int:
             r = run_one(f"tabula-{storage}-ws-ackmsg-T{t}-r{args.run_index}", storage, "ws", t, outdir,
                         timeout=args.timeout, spectators=args.spectators, deflate=not args.no_deflate,
                         verify=args.verify, node=node, ack="message")
+            failed += r is None or r["status"] != "ok"
+        for t in (args.processes_at or []) if storage == "postgres" else []:  # SQLite: one process per file
+            r = run_one(f"tabula-{storage}-ws-2proc-T{t}-r{args.run_index}", storage, "ws", t, outdir,
+                        timeout=args.timeout, spectators=args.spectators, deflate=not args.no_deflate,
+                        verify=args.verify, node=node, processes=2)
             failed += r is None or r["status"] != "ok"
     return 1 if failed else 0
 
