@@ -167,7 +167,7 @@ def report(directory: Path, markdown: bool) -> str:
                     "other cores (Tabula / peer)"]]
     for key in keys:
         server, storage, client, t = key
-        if server == PEER:
+        if server == PEER or client == "page":  # a real game through the pages: the peer has no such row
             continue
         peer = groups.get((PEER, "memory", "raw", t))
         if peer is None:

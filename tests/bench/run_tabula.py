@@ -35,6 +35,7 @@ import httpx
 
 ROOT = Path(__file__).resolve().parents[2]
 DRIVER = ROOT / "tests" / "bench" / "driver.js"
+PAGE_DRIVER = ROOT / "tests" / "bench" / "page_driver.py"  # a real game played through the table pages
 DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/postgres"
 
 
@@ -140,6 +141,7 @@ def merged_timings(each: list[dict]) -> dict:
 def run_one(name: str, storage: str, client: str, tables: int, outdir: Path, *, timeout: int, spectators: int,
             deflate: bool, verify: bool, node: str, extra_env: dict[str, str] | None = None,
             ack: str = "patch", processes: int = 1) -> dict | None:
+    """One run: `client` is ws, http (driver.js, the benchmark game) or page (page_driver.py)."""
     work = Path(tempfile.mkdtemp(prefix="tabula-bench-"))
     db = Database(storage, work)
     servers: list[Server] = []
@@ -151,13 +153,18 @@ def run_one(name: str, storage: str, client: str, tables: int, outdir: Path, *, 
             servers.append(Server(db.url, log, work, {"TABULA_TIMINGS_FILE": str(timings[k]), **(extra_env or {})}))
         for server in servers:
             server.wait_ready()
-        cmd = [node, str(DRIVER), "--url", ",".join(s.url for s in servers), "--matches", str(tables),
-               "--spectators", str(spectators), "--client", client, "--storage", storage,
-               "--server-pid", ",".join(str(s.proc.pid) for s in servers),
-               "--timeout", str(timeout), "--label", name, "--out", str(out), "--deflate", "1" if deflate else "0",
-               "--verify", "1" if verify else "0", "--ack", ack]
-        if db.name:
-            cmd += ["--db-name", db.name]
+        if client == "page":
+            cmd = [sys.executable, str(PAGE_DRIVER), "--url", servers[0].url, "--tables", str(tables),
+                   "--server-pid", str(servers[0].proc.pid), "--storage", storage, "--label", name,
+                   "--out", str(out), "--timeout", str(2 * timeout)]
+        else:
+            cmd = [node, str(DRIVER), "--url", ",".join(s.url for s in servers), "--matches", str(tables),
+                   "--spectators", str(spectators), "--client", client, "--storage", storage,
+                   "--server-pid", ",".join(str(s.proc.pid) for s in servers),
+                   "--timeout", str(timeout), "--label", name, "--out", str(out), "--deflate", "1" if deflate else "0",
+                   "--verify", "1" if verify else "0", "--ack", ack]
+            if db.name:
+                cmd += ["--db-name", db.name]
         with open(outdir / f"{name}.driver.log", "wb") as log:
             rc = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, timeout=2 * timeout + 30,
                                 env={**os.environ, "CLK_TCK": str(os.sysconf("SC_CLK_TCK"))}).returncode
@@ -179,7 +186,7 @@ def run_one(name: str, storage: str, client: str, tables: int, outdir: Path, *, 
               f"B/update {r['update_bytes']['player']['mean']} (text {r['update_bytes']['player_text']['mean']}), "
               f"server CPU {r['server']['cpu_ms_per_move'] if r['server'] else '-'} ms/move"
               + (f" + db {r['database']['cpu_ms_per_move']}" if r.get("database") else "")
-              + f", other cores {r['machine']['other_busy_cores_play'] if r['machine'] else '-'}", flush=True)
+              + f", other cores {r['machine']['other_busy_cores_play'] if r.get('machine') else '-'}", flush=True)
         if r.get("server_timings"):
             st = r["server_timings"]
             print(f"      server time per move (us): {st['us_per_move']}, commits: {st['commits']}", flush=True)
@@ -205,6 +212,8 @@ def main() -> int:
                         help="also run these T once over the websocket with an ack message per move (as the page)")
     parser.add_argument("--processes-at", nargs="*", type=int, default=[],
                         help="also run these T once with two server processes on one Postgres database")
+    parser.add_argument("--page-at", nargs="*", type=int, default=[],
+                        help="also run these T once with César & Cléopâtre played through the table pages")
     parser.add_argument("--spectators", type=int, default=1)
     parser.add_argument("--timeout", type=int, default=100, help="per-phase driver limit, seconds")
     parser.add_argument("--no-deflate", action="store_true", help="do not offer permessage-deflate")
@@ -237,6 +246,10 @@ def main() -> int:
             r = run_one(f"tabula-{storage}-ws-ackmsg-T{t}-r{args.run_index}", storage, "ws", t, outdir,
                         timeout=args.timeout, spectators=args.spectators, deflate=not args.no_deflate,
                         verify=args.verify, node=node, ack="message")
+            failed += r is None or r["status"] != "ok"
+        for t in args.page_at or []:
+            r = run_one(f"tabula-{storage}-page-T{t}-r{args.run_index}", storage, "page", t, outdir,
+                        timeout=args.timeout, spectators=1, deflate=True, verify=False, node=node)
             failed += r is None or r["status"] != "ok"
         for t in (args.processes_at or []) if storage == "postgres" else []:  # SQLite: one process per file
             r = run_one(f"tabula-{storage}-ws-2proc-T{t}-r{args.run_index}", storage, "ws", t, outdir,

@@ -10,7 +10,8 @@
 # Knobs: SWEEP="1 10 50 200" REPEAT_T=50 REPEATS=3 STORAGES="postgres sqlite" HTTP_AT="50" (also run these T
 # with moves sent over HTTP) ACKMSG_AT="50" (also these T on Postgres with an ack message per move, as the
 # site's page acts today, instead of the ack inside the patch) PROCS_AT="1 50" (also these T on Postgres with
-# two server processes on one database, each table's seats on different processes) PEER_FULL=1 (also the peer's FlatFile and official-Client rows)
+# two server processes on one database, each table's seats on different processes) PAGE_AT="10" (also these T
+# with César & Cléopâtre played through the table pages: tests/bench/page_driver.py) PEER_FULL=1 (also the peer's FlatFile and official-Client rows)
 # PEER_SRC (default ../shared/bench/peer-boardgameio) PEER_WORK (scratch copy of the peer: its
 # node_modules and results live there, never in ../shared) OUTDIR (default tests/bench/results/STAMP)
 # TABULA_BENCH_POSTGRES_URL (a Postgres server where throw-away databases are made; default: a cluster of
@@ -28,6 +29,7 @@ STORAGES=${STORAGES:-"postgres sqlite"}
 HTTP_AT=${HTTP_AT-50}
 ACKMSG_AT=${ACKMSG_AT-50}
 PROCS_AT=${PROCS_AT-"1 50"}
+PAGE_AT=${PAGE_AT-10}
 PEER_FULL=${PEER_FULL:-0}
 PEER_SRC=${PEER_SRC:-$ROOT/../shared/bench/peer-boardgameio}
 PEER_WORK=${PEER_WORK:-${TMPDIR:-/tmp}/tabula-peer-bench}
@@ -121,6 +123,11 @@ fi
 if [ -n "$PROCS_AT" ] && [[ " $STORAGES " == *" postgres "* ]]; then
   # shellcheck disable=SC2086
   "$PY" tests/bench/run_tabula.py --storage postgres --sweep --http-at --processes-at $PROCS_AT \
+    --outdir "$OUT/tabula" || true
+fi
+if [ -n "$PAGE_AT" ]; then
+  # shellcheck disable=SC2086
+  "$PY" tests/bench/run_tabula.py --storage $STORAGES --sweep --http-at --page-at $PAGE_AT \
     --outdir "$OUT/tabula" || true
 fi
 if [ "$PEER_FULL" = 1 ]; then
