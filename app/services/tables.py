@@ -36,8 +36,8 @@ import unicodedata
 import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from functools import partial
 from datetime import datetime, timedelta, timezone
+from functools import partial
 from typing import Any, Awaitable, Callable, Mapping, Sequence
 
 import orjson
@@ -46,10 +46,10 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from games.core import UNDO, Game, IllegalAction
 
+from ..db import PostgresWriters, SqliteWriter
 from ..models import (ABANDONED, ENDED, FINISHED, LOBBY, PLAYING, RECLAIM, SPECTATOR_SEAT, TAKEOVER, ActionLog,
                       AuditEntry, Presence, Seat, SeatChange, Table)
 from .bot_seats import bot_names, hidden_token_hash, seat_levels
-from ..db import PostgresWriters, SqliteWriter
 from .commits import MAX_IN_FLIGHT, GroupCommitter
 from .credentials import KEY_BYTES, TOKEN_BYTES, hash_token, same_secret, well_formed
 from .errors import BadRequest, Conflict, EngineFailure, Forbidden, Illegal, NotFound
