@@ -60,11 +60,14 @@ class PostgresWriters:
     1.16 ms per one-move batch through the pool, 0.99 ms on this pool); a plain asyncpg pool costs a few µs.
     Holds `size` connections (the batches in flight), opened by `open()` at the server's start (else on
     first use; a move should not wait for connections to open) and closed with the engine, so nothing else
-    has to own them."""
+    has to own them. `prepare(connection)` runs on each new connection (the statements' first use: Postgres
+    parses and plans them then, which a first move should not wait for either)."""
 
-    def __init__(self, engine: AsyncEngine, size: int):
+    def __init__(self, engine: AsyncEngine, size: int,
+                 prepare: Callable[[Any], Awaitable[None]] | None = None):
         self._dsn = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
         self._size = size
+        self._prepare = prepare
         self._pool = None
         self._opening: asyncio.Lock | None = None
         event.listen(engine.sync_engine, "engine_disposed", lambda _engine: self.close())
@@ -82,6 +85,7 @@ class PostgresWriters:
             async with self._opening:
                 if self._pool is None:
                     self._pool = await asyncpg.create_pool(self._dsn, min_size=self._size, max_size=self._size,
+                                                           init=self._prepare,
                                                            server_settings={"application_name": "tabula-writer"})
         return self._pool
 

@@ -311,6 +311,15 @@ async def _pg_write_moves(pg: Any, moves: list[dict[str, Any]]) -> set[str]:
     return {r[0] for r in rows}
 
 
+async def _pg_prepare_writes(pg: Any) -> None:
+    """Both statements of `_pg_write_moves` run once for no table (nothing is written): asyncpg keeps them
+    prepared on this connection."""
+    nothing = {"id": "", "old": 0, "new": 0, "state": "", "status": "", "finished": False, "seat": 0, "action": "",
+               "at": now(), "deadline": None}
+    for moves in ([nothing], [nothing, nothing]):  # the one-move statement, the batch's
+        await _pg_write_moves(pg, moves)
+
+
 def _sqlite_write_moves(connection: Any, moves: list[dict[str, Any]]) -> set[str]:
     """One batch on a sqlite3 connection, inside the writer's transaction: the ids of the tables written."""
     written = {m["id"] for m in moves if connection.execute(_SQLITE_CAS_SQL, m).rowcount == 1}
@@ -376,7 +385,7 @@ class TablesService:
         self.on_writing: list[Callable[[Snapshot], None]] = []
         self.committer = GroupCommitter(self._write_many)
         # The committer's own connections (app/db.py says why they are not SQLAlchemy's).
-        self._batch_writer = PostgresWriters(engine, MAX_IN_FLIGHT) if is_postgres else SqliteWriter(engine)
+        self._batch_writer = PostgresWriters(engine, MAX_IN_FLIGHT, _pg_prepare_writes) if is_postgres else SqliteWriter(engine)
         self.timings = Timings()
 
     # ------------------------------------------------------------------------------------- helpers
