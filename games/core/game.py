@@ -11,6 +11,7 @@ encode, decode.
 
 from __future__ import annotations
 
+import operator
 import pickle
 import string
 from dataclasses import dataclass, field
@@ -250,9 +251,12 @@ class Game:
     move_weights: ClassVar[dict[str, float]] = {}
     # The last (state, seat, moves) that legal_actions computed (see there).
     _last_moves: tuple[Any, Any, list[Action]] = (None, None, [])
+    # The last log each seat saw and its visible entries (see `visible_log`).
+    _log_memo: dict[Seat | None, tuple[list[dict[str, Any]], list[dict[str, Any]]]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        cls._log_memo = {}
         # The flat names the wire formats use (title_en, title_fr, title_it...), one per language.
         title, pitch = getattr(cls, "title", {}), getattr(cls, "pitch", {})
         for lang in LANGS:
@@ -384,10 +388,34 @@ class Game:
             "outcome": self.score(state) if finished else None,
             # "by": the seat whose move made the entry, when the server marked it (a page does not read a
             # seat's own moves aloud to it)
-            "log": [{"key": e["key"], "args": e["args"], **({"by": e["by"]} if "by" in e else {})}
-                    for e in state.get("log", ()) if log_visible(e, seat)],
+            "log": self.visible_log(state.get("log", ()), seat),
             **own,
         }
+
+    def visible_log(self, entries: list[dict[str, Any]], seat: Seat | None) -> list[dict[str, Any]]:
+        """The log entries `seat` sees, each as {"key", "args"} (and "by", when the server marked it). The log
+        grows at every action and each view showed all of it, so the last result for each seat is remembered:
+        a new state keeps its predecessor's entries (the same objects, never changed once written), so only
+        the entries past that prefix are new. Like the state's entries, the view's are shared (between the
+        views of one seat) and never changed once built: the list is the caller's, its items are not."""
+        memo = self._log_memo.get(seat)
+        start, shown = 0, []
+        if memo is not None:
+            seen, projected = memo  # never mutated once stored
+            if len(seen) <= len(entries) and all(map(operator.is_, seen, entries)):
+                start, shown = len(seen), projected
+        fresh = []
+        for e in entries[start:] if start else entries:
+            if "to" in e:
+                if seat is None or seat not in e["to"]:
+                    continue
+            elif "hide" in e and seat is not None and seat in e["hide"]:
+                continue
+            fresh.append({"key": e["key"], "args": e["args"], "by": e["by"]} if "by" in e
+                         else {"key": e["key"], "args": e["args"]})
+        projected = [*shown, *fresh] if shown else fresh
+        self._log_memo[seat] = (list(entries), projected)
+        return list(projected)
 
     def outcome(self, state: State) -> dict[str, Any] | None:
         """None while the game runs; then {"scores": [...], "winners": [...], "breakdown": [[line...]...],
