@@ -31,8 +31,8 @@ from .components import (
 
 Counts = tuple[int, ...]
 
-# The state's fields by shape, for `copy_state`: lists of immutable items, and lists of such lists. The
-# Senate knowledge (lists of groups) is deep-copied.
+# The state's fields by shape, for `copy_state`: lists of immutable items, lists of such lists, and the
+# Senate knowledge (per seat, groups of two such lists: see view.py).
 FLAT_FIELDS = frozenset({"rolled", "unplaced", "latrina", "chips", "province_pile", "province_offer",
                          "patrician_pile", "patrician_offer", "fortuna_pile", "fortuna_discard",
                          "fortuna_discard_by", "fortuna_keep", "senate_deck", "senate_under", "senate_offer",
@@ -44,7 +44,11 @@ NESTED_FIELDS = frozenset({"templum", "senatus", "castrum", "forum", "provinces"
 def copy_state(state: State) -> State:
     """A copy that `play` may mutate (games.core.copy_by_shape; the conformance suite checks it shares nothing
     mutable)."""
-    return copy_by_shape(state, FLAT_FIELDS, NESTED_FIELDS)
+    return copy_by_shape(state, FLAT_FIELDS, NESTED_FIELDS, COPY_SPECIAL)
+
+
+COPY_SPECIAL = {"senate_known": lambda known: [[{"cards": group["cards"].copy(), "slots": group["slots"].copy()}
+                                                for group in groups] for groups in known]}
 
 
 def counts_of(values: list[int]) -> Counts:

@@ -31,6 +31,7 @@ Seat = int
 
 # Keys the core adds to every view; a game's own view part may not use them.
 CORE_VIEW_KEYS = ("game", "seat", "players", "to_act", "legal_actions", "confirm", "finished", "outcome", "log")
+_CORE_VIEW_KEYS = frozenset(CORE_VIEW_KEYS)
 
 # Taking back one's own last step (see `Game.apply`): an ordinary legal action, offered by the core.
 UNDO: dict[str, Any] = {"type": "undo"}
@@ -197,18 +198,22 @@ def clone(state: State) -> State:
     return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
 
 
-def copy_by_shape(state: State, flat: frozenset[str], nested: frozenset[str] = frozenset()) -> State:
+def copy_by_shape(state: State, flat: frozenset[str], nested: frozenset[str] = frozenset(),
+                  special: dict[str, Callable[[Any], Any]] | None = None) -> State:
     """A copy `play` may mutate (see `Game.copy`), made by the state's known shape: the fields in `flat` are
-    lists or dicts of immutable items (copied one level), those in `nested` lists of such lists (two levels);
-    the log list is copied but shares its entries (never changed once written); any other list or dict is
-    deep-copied, so a field the game adds later is safe before it is named here. Several times faster than
-    the deep copy of the whole state, and a state is copied at every action."""
+    lists or dicts of immutable items (copied one level), those in `nested` lists of such lists (two levels),
+    those in `special` copied by their own function; the log list is copied but shares its entries (never
+    changed once written); any other list or dict is deep-copied, so a field the game adds later is safe
+    before it is named here. Several times faster than the deep copy of the whole state, which is copied at
+    every action."""
     new = {}
     for key, value in state.items():
         if key in flat or key == "log":
             new[key] = value.copy()
         elif key in nested:
             new[key] = [item.copy() for item in value]
+        elif special and key in special:
+            new[key] = special[key](value)
         elif type(value) is list or type(value) is dict:
             new[key] = clone(value)
         else:
@@ -395,14 +400,14 @@ class Game:
             raise ValueError("no such seat")
         finished = self.finished(state)
         own = self.observe(state, seat)
-        legal = self.legal_actions(state, seat)
-        clash = set(own) & set(CORE_VIEW_KEYS)
-        assert not clash, f"a game view may not use the core keys {clash}"
+        acting = self.to_act(state)
+        legal = self.legal_actions(state, seat) if seat in acting else []
+        assert _CORE_VIEW_KEYS.isdisjoint(own), f"a game view may not use the core keys {set(own) & _CORE_VIEW_KEYS}"
         return {
             "game": self.slug,
             "seat": seat,
             "players": state_players(state),
-            "to_act": sorted(self.to_act(state)),
+            "to_act": sorted(acting),
             "legal_actions": legal,
             "confirm": self.confirm(state, seat, legal) if legal else [],
             "finished": finished,
