@@ -121,7 +121,8 @@ async def server_figures(database_url: str, games: int, only: list[str] | None) 
                         await service.act(snap.id, tokens[seat], snap.version, action)
                         total += time.perf_counter() - t0
                         actions += 1
-                        snap = service.cache.get(snap.id)
+                        # A finished table leaves the cache at once (SnapshotCache): read it back then.
+                        snap = service.cache.get(snap.id) or await service.current(snap.id)
                 parts = service.timings.as_dict()["us_per_move"]
                 frames = sum(s.frames for s in sockets)
                 sent = sum(s.bytes for s in sockets)
