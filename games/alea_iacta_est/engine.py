@@ -60,6 +60,9 @@ class AleaIactaEst(Game):
     def confirmation(self, state: State, seat: Seat, action: dict[str, Any]) -> str | None:
         return rules.confirmation(state, seat, action)
 
+    def copy(self, state: State) -> State:
+        return rules.copy_state(state)
+
     def observe(self, state: State, seat: Seat | None) -> dict[str, Any]:
         return view.observe(state, seat)
 

@@ -19,10 +19,9 @@ a sorted tuple of values, so `moves` can list them all.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import product
 from typing import Any
 
-from games.core import Seat, State, log_entry, rng
+from games.core import Seat, State, copy_by_shape, log_entry, rng
 
 from . import view
 from .components import (
@@ -31,6 +30,25 @@ from .components import (
 )
 
 Counts = tuple[int, ...]
+
+# The state's fields by shape, for `copy_state`: lists of immutable items, lists of such lists, and the
+# Senate knowledge (per seat, groups of two such lists: see view.py).
+FLAT_FIELDS = frozenset({"rolled", "unplaced", "latrina", "chips", "province_pile", "province_offer",
+                         "patrician_pile", "patrician_offer", "fortuna_pile", "fortuna_discard",
+                         "fortuna_discard_by", "fortuna_keep", "senate_deck", "senate_under", "senate_offer",
+                         "senate_next"})
+NESTED_FIELDS = frozenset({"templum", "senatus", "castrum", "forum", "provinces", "patricians", "fortuna_drawn",
+                           "fortuna_kept", "senate_hands", "queue"})
+
+
+def copy_state(state: State) -> State:
+    """A copy that `play` may mutate (games.core.copy_by_shape; the conformance suite checks it shares nothing
+    mutable)."""
+    return copy_by_shape(state, FLAT_FIELDS, NESTED_FIELDS, COPY_SPECIAL)
+
+
+COPY_SPECIAL = {"senate_known": lambda known: [[{"cards": group["cards"].copy(), "slots": group["slots"].copy()}
+                                                for group in groups] for groups in known]}
 
 
 def counts_of(values: list[int]) -> Counts:
@@ -43,8 +61,10 @@ def counts_of(values: list[int]) -> Counts:
 @lru_cache(maxsize=8192)
 def sub_multisets(counts: Counts) -> tuple[tuple[int, ...], ...]:
     """Every distinct sub-multiset (sorted tuple of values) of a roll, the empty one first, then by size."""
-    ranges = [range(counts[v] + 1) for v in range(1, DIE_FACES + 1)]
-    subs = [tuple(v for v, k in zip(range(1, DIE_FACES + 1), ks) for _ in range(k)) for ks in product(*ranges)]
+    subs: list[tuple[int, ...]] = [()]
+    for v in range(1, DIE_FACES + 1):
+        if counts[v]:
+            subs = [sub + (v,) * k for sub in subs for k in range(counts[v] + 1)]
     return tuple(sorted(subs, key=lambda t: (len(t), t)))
 
 

@@ -74,6 +74,9 @@ class AveCesar(Game):
     def play(self, state: State, seat: Seat, action: Action) -> None:
         rules.play(state, seat, action)
 
+    def copy(self, state: State) -> State:
+        return rules.copy_state(state)
+
     def observe(self, state: State, seat: Seat | None) -> dict[str, Any]:
         return view.observe(state, seat)
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, Callable
 
-from games.core import Action, State, log_entry, rng
+from games.core import Action, State, copy_by_shape, log_entry, rng
 
 from . import components
 
@@ -54,6 +54,18 @@ GOVERNOR_VALUE = "governor_value"
 OVER = "over"
 TURN_PHASES = frozenset({CHOOSE, BIDDING, SETTLING, PREFECTS, EXTORT_TARGET, EXTORT_PRICE, EXTORT_ANSWER,
                          COUNTERS_JOIN, COUNTERS, GOVERNOR_VALUE})
+
+# The state's fields by shape, for `copy_state`: lists (or dicts) of immutable items, and lists of such lists.
+# The phase data (draft, sealed, offer...) are deep-copied when present.
+FLAT_FIELDS = frozenset({"options", "senators", "money", "out", "out_at", "deck_known", "senate_deck",
+                         "senate_discard", "events", "events_drawn"})
+NESTED_FIELDS = frozenset({"hands", "known", "resources", "senate", "influence", "decks", "discards"})
+
+
+def copy_state(state: State) -> State:
+    """A copy that `play` may mutate (games.core.copy_by_shape; the conformance suite checks it shares nothing
+    mutable)."""
+    return copy_by_shape(state, FLAT_FIELDS, NESTED_FIELDS)
 
 
 def log(state: State, key: str, to: list[int] | None = None, **args: Any) -> None:

@@ -180,7 +180,7 @@ def cards_of(values: Any) -> str:
 
 def values_of(cards: str) -> list[int]:
     """A string of influence cards -> their values, in the string's order."""
-    return [int(c) for c in cards]
+    return list(map(int, cards))
 
 
 @lru_cache(maxsize=4096)

@@ -16,6 +16,7 @@ from .game import (
     Text,
     add_language,
     clone,
+    copy_by_shape,
     fill,
     format_text,
     in_lang,
@@ -27,6 +28,6 @@ from .game import (
 
 __all__ = [
     "CORE_CONFIRMATIONS", "CORE_MESSAGES", "CORE_REFUSALS", "LANGS", "PLURAL_RULES", "UNDO", "Action", "Game",
-    "IllegalAction", "Option", "Seat", "State", "Text", "add_language", "clone", "fill", "format_text", "in_lang",
+    "IllegalAction", "Option", "Seat", "State", "Text", "add_language", "clone", "copy_by_shape", "fill", "format_text", "in_lang",
     "log_entry", "log_visible", "reveal_line", "score_line",
 ]

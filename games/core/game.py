@@ -11,6 +11,7 @@ encode, decode.
 
 from __future__ import annotations
 
+import operator
 import pickle
 import string
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ Seat = int
 
 # Keys the core adds to every view; a game's own view part may not use them.
 CORE_VIEW_KEYS = ("game", "seat", "players", "to_act", "legal_actions", "confirm", "finished", "outcome", "log")
+_CORE_VIEW_KEYS = frozenset(CORE_VIEW_KEYS)
 
 # Taking back one's own last step (see `Game.apply`): an ordinary legal action, offered by the core.
 UNDO: dict[str, Any] = {"type": "undo"}
@@ -196,6 +198,29 @@ def clone(state: State) -> State:
     return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
 
 
+def copy_by_shape(state: State, flat: frozenset[str], nested: frozenset[str] = frozenset(),
+                  special: dict[str, Callable[[Any], Any]] | None = None) -> State:
+    """A copy `play` may mutate (see `Game.copy`), made by the state's known shape: the fields in `flat` are
+    lists or dicts of immutable items (copied one level), those in `nested` lists of such lists (two levels),
+    those in `special` copied by their own function; the log list is copied but shares its entries (never
+    changed once written); any other list or dict is deep-copied, so a field the game adds later is safe
+    before it is named here. Several times faster than the deep copy of the whole state, which is copied at
+    every action."""
+    new = {}
+    for key, value in state.items():
+        if key in flat or key == "log":
+            new[key] = value.copy()
+        elif key in nested:
+            new[key] = [item.copy() for item in value]
+        elif special and key in special:
+            new[key] = special[key](value)
+        elif type(value) is list or type(value) is dict:
+            new[key] = clone(value)
+        else:
+            new[key] = value
+    return new
+
+
 def score_line(text: Text, points: int) -> dict[str, Any]:
     """One line of an outcome breakdown: its text in every language (keys of LANGS) and its points."""
     return {**text, "points": points}
@@ -250,9 +275,12 @@ class Game:
     move_weights: ClassVar[dict[str, float]] = {}
     # The last (state, seat, moves) that legal_actions computed (see there).
     _last_moves: tuple[Any, Any, list[Action]] = (None, None, [])
+    # The last log each seat saw and its visible entries (see `visible_log`).
+    _log_memo: dict[Seat | None, tuple[list[dict[str, Any]], list[dict[str, Any]]]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        cls._log_memo = {}
         # The flat names the wire formats use (title_en, title_fr, title_it...), one per language.
         title, pitch = getattr(cls, "title", {}), getattr(cls, "pitch", {})
         for lang in LANGS:
@@ -293,7 +321,8 @@ class Game:
         # legal actions and then applies one of them. States are values (nothing mutates a state once
         # built), so the same object means the same moves; the caller gets copies it may change freely.
         self._last_moves = (state, seat, moves)
-        return [dict(a) for a in moves] + ([dict(UNDO)] if self.can_undo(state, seat) else [])
+        window = state.get(UNDO_KEY)  # `can_undo`, knowing that `seat` is to act
+        return [*map(dict, moves), dict(UNDO)] if window and window[-1]["seat"] == seat else [*map(dict, moves)]
 
     def can_undo(self, state: State, seat: Seat) -> bool:
         """May `seat` take back its last step? Only inside the window `apply` keeps open (see there)."""
@@ -312,7 +341,8 @@ class Game:
             raise self.illegal("core.game_over")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state_players(state):
             raise self.illegal("core.no_such_seat")
-        if seat not in self.to_act(state):
+        acting = self.to_act(state)
+        if seat not in acting:
             raise self.illegal("core.not_your_turn")
         if action["type"] == UNDO["type"]:
             if action != UNDO or not self.can_undo(state, seat):
@@ -328,7 +358,7 @@ class Game:
         # The undo window stays open while the same seat alone goes on acting, no random number was drawn
         # (no roll, no shuffle) and the game says the step revealed nothing (`keeps_undo`); any other step
         # closes it for good.
-        if (self.to_act(state) == {seat} == self.to_act(new_state) and new_state["rng"] == state["rng"]
+        if (acting == {seat} == self.to_act(new_state) and new_state["rng"] == state["rng"]
                 and self.keeps_undo(state, seat, action, new_state)):
             log = before.get("log", ())
             step = {"seat": seat, "log": len(log), "state": {k: v for k, v in before.items() if k != "log"}}
@@ -370,24 +400,48 @@ class Game:
             raise ValueError("no such seat")
         finished = self.finished(state)
         own = self.observe(state, seat)
-        legal = self.legal_actions(state, seat)
-        clash = set(own) & set(CORE_VIEW_KEYS)
-        assert not clash, f"a game view may not use the core keys {clash}"
+        acting = self.to_act(state)
+        legal = self.legal_actions(state, seat) if seat in acting else []
+        assert _CORE_VIEW_KEYS.isdisjoint(own), f"a game view may not use the core keys {set(own) & _CORE_VIEW_KEYS}"
         return {
             "game": self.slug,
             "seat": seat,
             "players": state_players(state),
-            "to_act": sorted(self.to_act(state)),
+            "to_act": sorted(acting),
             "legal_actions": legal,
             "confirm": self.confirm(state, seat, legal) if legal else [],
             "finished": finished,
             "outcome": self.score(state) if finished else None,
             # "by": the seat whose move made the entry, when the server marked it (a page does not read a
             # seat's own moves aloud to it)
-            "log": [{"key": e["key"], "args": e["args"], **({"by": e["by"]} if "by" in e else {})}
-                    for e in state.get("log", ()) if log_visible(e, seat)],
+            "log": self.visible_log(state.get("log", ()), seat),
             **own,
         }
+
+    def visible_log(self, entries: list[dict[str, Any]], seat: Seat | None) -> list[dict[str, Any]]:
+        """The log entries `seat` sees, each as {"key", "args"} (and "by", when the server marked it). The log
+        grows at every action and each view showed all of it, so the last result for each seat is remembered:
+        a new state keeps its predecessor's entries (the same objects, never changed once written), so only
+        the entries past that prefix are new. Like the state's entries, the view's are shared (between the
+        views of one seat) and never changed once built: the list is the caller's, its items are not."""
+        memo = self._log_memo.get(seat)
+        start, shown = 0, []
+        if memo is not None:
+            seen, projected = memo  # never mutated once stored
+            if len(seen) <= len(entries) and all(map(operator.is_, seen, entries)):
+                start, shown = len(seen), projected
+        fresh = []
+        for e in entries[start:] if start else entries:
+            if "to" in e:
+                if seat is None or seat not in e["to"]:
+                    continue
+            elif "hide" in e and seat is not None and seat in e["hide"]:
+                continue
+            fresh.append({"key": e["key"], "args": e["args"], "by": e["by"]} if "by" in e
+                         else {"key": e["key"], "args": e["args"]})
+        projected = [*shown, *fresh] if shown else fresh
+        self._log_memo[seat] = (list(entries), projected)
+        return list(projected)
 
     def outcome(self, state: State) -> dict[str, Any] | None:
         """None while the game runs; then {"scores": [...], "winners": [...], "breakdown": [[line...]...],
