@@ -19,6 +19,7 @@ import logging
 import os
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
@@ -31,7 +32,7 @@ from ..config import project_root
 from .. import i18n
 from ..i18n import translator
 from .controls import Controls, compact
-from .reads import ALL, SeatIs, Shown, Tracked, names_used, note, recording, unchanged
+from .reads import ALL, BySeat, Shown, Tracked, names_used, note, recording, unchanged
 from .presenters import join_names, presenter_for, seat_names
 
 log = logging.getLogger("tabula.pages")
@@ -149,7 +150,11 @@ def context(page: PageState, previous: "Rendered | None" = None, shared: "Shared
     # two seats whose "waiting for" sentence or controls are the same share the regions that show them.
     parts["d"] = {**{name: value for name, (value, _reads) in derived.items()},
                   "my_turn": my_turn, "tab_title": tab_title, "spectator": me is None}
-    parts["me"] = SeatIs(me)
+    # What the players' list and panels ask of one seat at a time (`is_me`, `acting`, `seat_points`): the line
+    # of a seat is rendered again when its own answer changes, not when the turn passes between two others.
+    parts["me"] = BySeat(lambda seat: me is not None and seat == me)
+    parts["acting"] = BySeat(lambda seat: seat in to_act)
+    parts["points"] = BySeat(lambda seat: points[seat] if points else None)
     return {
         "view": view, "g": gview, "tbl": table, "me": me, "names": names, "lang": page.lang, "words": _,
         "P": presenter, "controls": controls, "game": page.game, "presence": page.presence, "connected": connected,
@@ -242,20 +247,28 @@ _FIRST_ID = re.compile(r'\s*<[A-Za-z][^>]*?\sid="([^"]+)"')
 _MARKER = re.compile(r"<!--region:([^>]+?)-->")
 
 
+Source = tuple[Any, str, frozenset[tuple[str, str]]]  # a region's id (the frame's: its regions), HTML and reads
+FRAME = " frame"  # the frame's key among the regions' (no template's name starts with a space)
+
+
 @dataclass
 class _Collector:
     """One render of the body for the socket: each region's HTML by id in page order, and by template what it
-    read (`reads.py`), so that the next render can keep the regions whose reads did not change."""
+    read (`reads.py`), so that the next render can keep the regions whose reads did not change; and the same
+    for the frame, which is rendered again only when what it read outside its regions changed."""
 
     parts: dict[str, Any]  # what this render reads from: the view's parts and the context's inputs
     values: dict[str, Any]  # the values the context derives from the view (parts["d"])
     previous: "Rendered | None"
     shared: "SharedRenders | None" = None
+    base: dict[str, Any] = field(default_factory=dict)  # the page's context, what every region is rendered with
     html: dict[str, str] = field(default_factory=dict)
-    sources: dict[str, tuple[str, str, frozenset[tuple[str, str]]]] = field(default_factory=dict)
+    sources: dict[str, Source] = field(default_factory=dict)
+    calls: list[tuple[str, str, dict[str, Any], str]] = field(default_factory=list)  # key, template, args, id
+    names: set[str] = field(default_factory=set)  # the context's names the frame's templates resolved
     depth: int = 0
 
-    def kept(self, name: str) -> tuple[str, str, frozenset[tuple[str, str]]] | None:
+    def kept(self, name: str) -> Source | None:
         """A render of this region whose reads have the values they have here: this reader's previous one,
         or one of this change's other readers (a region that reads nothing of the seat is the same for
         every seat and the spectator)."""
@@ -268,23 +281,82 @@ class _Collector:
                 return source
         return None
 
-    def made(self, name: str, source: tuple[str, str, frozenset[tuple[str, str]]]) -> None:
+    def made(self, name: str, source: Source) -> None:
         """A region rendered here: the other readers of this change may use it."""
         if self.shared is not None:
             self.shared.setdefault(name, []).append((source, self.parts))
 
     def reads_of(self, name: str, dynamic: set[tuple[str, str]]) -> frozenset[tuple[str, str]]:
         """A region's reads: what it read of the view, and what the context values it names read."""
-        used = names_used(ENV, name)
-        if used is None:
-            return frozenset({("g", ALL)})
-        reads = set(dynamic) | {STARTED}
-        for used_name in used:
-            if used_name in self.values:
-                reads.add(("d", used_name))
-            elif used_name in INPUTS:
-                reads.add(("ctx", used_name))
-        return frozenset(reads)
+        return _named_reads(name, tuple(self.values)).union(dynamic)
+
+    def place(self, key: str, name: str, args: dict[str, Any]) -> str:
+        """The region `key` (the template `name` with `args`), kept or rendered; its id."""
+        source = self.kept(key)
+        if source is None:
+            self.depth += 1
+            try:
+                with recording(alone=True) as dynamic:
+                    html = ENV.get_template(name).render({**self.base, **args} if args else self.base)
+            finally:
+                self.depth -= 1
+            found = _FIRST_ID.match(html)
+            if found is None:
+                raise ValueError(f"the region {key} does not start with an element that has an id")
+            source = (found.group(1), html, self.reads_of(name, dynamic))
+            self.made(key, source)
+        region_id, html, _ = source
+        if region_id in self.html:
+            raise ValueError(f"two regions have the id {region_id}")
+        self.html[region_id] = html
+        self.sources[key] = source
+        self.calls.append((key, name, args, region_id))
+        return region_id
+
+    def frame(self) -> str:
+        """The body with a marker for each region: the one rendered last, when what it read did not change
+        (its regions are placed again, each kept or rendered), else rendered."""
+        source = self.kept(FRAME)
+        if source is not None:
+            for key, name, args, region_id in source[0]:
+                if self.place(key, name, args) != region_id:  # a region whose id changed: its marker too
+                    self.html, self.sources, self.calls = {}, {}, []
+                    break
+            else:
+                self.sources[FRAME] = source
+                return source[1]
+        with recording(alone=True) as reads:
+            html = ENV.get_template("table/body.html").render(self.base)
+        reads |= {STARTED, *(("d", n) for n in self.names if n in self.values),
+                  *(("ctx", n) for n in self.names if n not in self.values and n in INPUTS)}
+        source = self.sources[FRAME] = (tuple(self.calls), html, frozenset(reads))
+        self.made(FRAME, source)
+        return html
+
+
+class PageContext(Context):
+    """Jinja's context, which tells the socket's render what names of the page's context its frame uses (the
+    names a region uses are found in its templates' source: `_named_reads`)."""
+
+    def resolve_or_missing(self, key: str) -> Any:
+        collector = self.parent.get("_regions")
+        if collector is not None and not collector.depth:
+            collector.names.add(key)
+        return super().resolve_or_missing(key)
+
+
+PageEnvironment.context_class = PageContext
+
+
+@cache
+def _named_reads(name: str, derived: tuple[str, ...]) -> frozenset[tuple[str, str]]:
+    """The reads of the context's values (`derived`: their names) and inputs that the template `name` names,
+    found once in its source."""
+    used = names_used(ENV, name)
+    if used is None:
+        return frozenset({("g", ALL)})
+    return frozenset({STARTED, *(("d", used_name) for used_name in used if used_name in derived),
+                      *(("ctx", used_name) for used_name in used if used_name not in derived and used_name in INPUTS)})
 
 
 @pass_context
@@ -293,48 +365,44 @@ def region(ctx: Context, name: str, **args: Any) -> Markup:
     replaced by its marker; a region whose reads did not change since the previous render is kept as it was.
     `args`: what the template gets besides the page's context (`seat=n`: one region per seat), part of the
     region's identity."""
-    template = ctx.environment.get_template(name)
-    values = {**ctx.get_all(), **args} if args else ctx.get_all()
     collector: _Collector | None = ctx.get("_regions")
     if collector is None:
-        return Markup(template.render(values))
+        return Markup(ctx.environment.get_template(name).render({**ctx.get_all(), **args}))
     if collector.depth:  # a region inside a region is part of it, which cannot know what the inner one reads
         note("g", ALL)
-        return Markup(template.render(values))
+        return Markup(ctx.environment.get_template(name).render({**ctx.get_all(), **args}))
     key = name + "".join(f" {arg}={value!r}" for arg, value in sorted(args.items()))
-    source = collector.kept(key)
-    if source is None:
-        collector.depth += 1
-        try:
-            with recording() as dynamic:
-                html = template.render(values)
-        finally:
-            collector.depth -= 1
-        found = _FIRST_ID.match(html)
-        if found is None:
-            raise ValueError(f"the region {key} does not start with an element that has an id")
-        source = (found.group(1), html, collector.reads_of(name, dynamic))
-        collector.made(key, source)
-    region_id, html, _ = source
-    if region_id in collector.html:
-        raise ValueError(f"two regions have the id {region_id}")
-    collector.html[region_id] = html
-    collector.sources[key] = source
-    return Markup(f"<!--region:{region_id}-->")
+    return Markup(f"<!--region:{collector.place(key, name, args)}-->")
 
 
-@pass_context
-def is_me(ctx: Context, seat: int) -> bool:
-    """Whether `seat` is the reader's. A region that asks only this of the reader (never naming `me`) reads
-    only the answer, so it is the same for every reader but that seat: each player's panel is rendered twice
-    per change (for its player, for everyone else) instead of once per reader."""
-    note("me", seat)
-    me = ctx.get("me")
-    return me is not None and seat == me
+def _by_seat(part: str, doc: str):
+    """A function of the templates that asks the part `part` (a `reads.BySeat`) about one seat."""
+
+    @pass_context
+    def ask(ctx: Context, seat: int) -> Any:
+        note(part, seat)
+        return ctx.parent["_parts"][part].get(seat)
+
+    ask.__doc__ = doc
+    return ask
 
 
 ENV.globals["region"] = region
-ENV.globals["is_me"] = is_me
+ENV.globals["is_me"] = _by_seat("me", """Whether `seat` is the reader's. A region that asks only this of the reader
+    (never naming `me`) is the same for every reader but that seat: each player's panel is rendered twice per
+    change (for its player, for everyone else) instead of once per reader.""")
+ENV.globals["acting"] = _by_seat("acting", "Whether `seat` is to act (in `to_act`).")
+ENV.globals["seat_points"] = _by_seat("points", "The points of `seat`, or None when the game shows none.")
+
+
+@pass_context
+def spectating(ctx: Context) -> bool:
+    """Whether the reader is a spectator, read only when asked (`spectator` names it in every case)."""
+    note("d", "spectator")
+    return ctx.parent["_parts"]["d"]["spectator"]
+
+
+ENV.globals["spectating"] = spectating
 
 
 @dataclass(frozen=True)
@@ -345,7 +413,7 @@ class Rendered:
     version: str
     frame: str
     regions: dict[str, str]
-    sources: dict[str, tuple[str, str, frozenset[tuple[str, str]]]] = field(default_factory=dict)
+    sources: dict[str, Source] = field(default_factory=dict)
     parts: dict[str, Any] = field(default_factory=dict)
     derived: dict[str, tuple[Any, frozenset[tuple[str, str]]]] = field(default_factory=dict)
 
@@ -377,6 +445,7 @@ def render(page: PageState, previous: Rendered | None = None, shared: SharedRend
     another reader of the same change rendered (`shared`) from reads that have the same values here."""
     ctx = context(page, previous, shared)
     collector = _Collector(ctx["_parts"], ctx["_parts"]["d"], previous, shared)
-    frame = ENV.get_template("table/body.html").render({**ctx, "_regions": collector})
+    collector.base = {**ctx, "_regions": collector}
+    frame = collector.frame()
     return Rendered(ENV.get_template("table/version.html").render(ctx), frame, collector.html, collector.sources,
                     ctx["_parts"], ctx["_derived"])
