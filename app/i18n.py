@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from jinja2 import Environment, pass_context
+from markupsafe import Markup
 
 from games.core import LANGS
 
@@ -176,10 +177,26 @@ def _pick(ctx: Any, text: Any, name: str = "") -> str:
     return pick_text(text, _lang(ctx), name)
 
 
+@pass_context
+def _quick_gettext(ctx: Any, message: str, **variables: Any) -> str:
+    """The templates' `_()`: what Jinja's newstyle `gettext` gives, with a sentence without places looked up once
+    per language (a page says a hundred of them, and each took a tenth of a millisecond's worth of calls)."""
+    if variables:
+        return ctx.call(ctx.resolve("gettext"), message, **variables)
+    return _sentence(_lang(ctx), ctx.eval_ctx.autoescape, message)
+
+
+@lru_cache(maxsize=4096)
+def _sentence(lang: str, autoescape: bool, message: str) -> str:
+    text = words(lang)(message)
+    return (Markup(text) if autoescape else text) % {}  # as Jinja's gettext: always a format ("%%" is "%")
+
+
 def install(env: Environment) -> None:
     """Teach a Jinja environment the site's languages (it must load `jinja2.ext.i18n`)."""
     env.install_gettext_callables(_gettext, _ngettext, newstyle=True, pgettext=_pgettext,  # type: ignore[attr-defined]
                                   npgettext=_npgettext)
+    env.globals["_"] = _quick_gettext
     env.globals["pick"] = _pick
     env.globals["LANG_NAMES"] = LANG_NAMES
     env.globals["LANGS"] = LANGS

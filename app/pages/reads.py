@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from functools import cache
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from jinja2 import Environment, meta
 
@@ -131,26 +131,34 @@ def note(part: str, key: Any) -> None:
         reads.add((part, key))
 
 
-class SeatIs:
-    """The part "me" of a page: for each seat, whether it is the reader's (`render.is_me` reads it)."""
+class BySeat:
+    """A part of a page that answers a question for each seat (whether it is the reader's, whether it is to act,
+    its points): a region that asks it of one seat reads that seat's answer only (`render.is_me`, ...)."""
 
-    __slots__ = ("me",)
+    __slots__ = ("answer",)
 
-    def __init__(self, me: int | None):
-        self.me = me
+    def __init__(self, answer: Callable[[Any], Any]):
+        self.answer = answer
 
-    def get(self, seat: Any, default: Any = None) -> bool:
-        return self.me is not None and seat == self.me
+    def get(self, seat: Any, default: Any = None) -> Any:
+        return self.answer(seat)
 
 
 @contextmanager
-def recording() -> Iterator[set[tuple[str, str]]]:
+def recording(alone: bool = False) -> Iterator[set[tuple[str, str]]]:
+    """Records the reads made meanwhile; `alone`: in this recording only, not in those already under way (a
+    region's reads are not the reads of the page's frame around it)."""
     reads: set[tuple[str, str]] = set()
+    outer = _recording[:] if alone else None
+    if alone:
+        _recording.clear()
     _recording.append(reads)
     try:
         yield reads
     finally:
         _recording.pop()
+        if outer is not None:
+            _recording[:] = outer
 
 
 def unchanged(reads: frozenset[tuple[str, str]], old: dict[str, dict[str, Any]], new: dict[str, dict[str, Any]]

@@ -8,7 +8,8 @@ page again and sends what differs from what the browser holds: the whole body wh
 only the regions whose HTML changed (the log: only its new lines). No list says which part of the view a
 region depends on: whatever a template reads, a change of it shows, and the browser's page always equals a
 reloaded one. A region is rendered again only when a value it read changed, and once per change for all the
-readers of a table whose reads of it have the same values (the seat itself is one of those reads).
+readers of a table whose reads of it have the same values (the seat itself is one of those reads); the frame
+too is rendered again only when what it read outside its regions changed.
 
 Templates receive a seat's view (never a state) and the presenter of its game (`presenters/`).
 """
@@ -19,11 +20,12 @@ import logging
 import os
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from jinja2.runtime import Context
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from games.core import Game
 
@@ -31,16 +33,31 @@ from ..config import project_root
 from .. import i18n
 from ..i18n import translator
 from .controls import Controls, compact
-from .reads import ALL, SeatIs, Shown, Tracked, names_used, note, recording, unchanged
+from .reads import ALL, BySeat, Shown, Tracked, names_used, note, recording, unchanged
 from .presenters import join_names, presenter_for, seat_names
 
 log = logging.getLogger("tabula.pages")
+
+
+class PageContext(Context):
+    """Jinja's context, which tells the socket's render what names of the page's context its frame uses (the
+    names a region uses are found in its templates' source: `_named_reads`)."""
+
+    def resolve_or_missing(self, key: str) -> Any:
+        collector = self.parent.get("_regions")
+        if collector is not None and not collector.depth:
+            collector.names.add(key)
+        return super().resolve_or_missing(key)
+
 
 class PageEnvironment(Environment):
     """Jinja's environment, with a quicker `x.name` on the views' dicts. Jinja tries the attribute first and
     catches the AttributeError before it looks the key up; a view is all dicts, and that raised and caught
     error was a tenth of a page's rendering. A dict (or `Tracked`) has no attributes but its class's, so asking
-    for the key first whenever the name is not one of those gives the same answer."""
+    for the key first whenever the name is not one of those gives the same answer. Its contexts are
+    `PageContext`s."""
+
+    context_class = PageContext
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         names = _CLASS_ATTRIBUTES.get(type(obj))
@@ -66,6 +83,17 @@ ENV = PageEnvironment(
     extensions=["jinja2.ext.i18n"],  # _() / ngettext() in the reader's language (the context's `lang`)
 )
 ENV.filters["compact"] = compact
+
+
+def join_html(pieces: list[Any]) -> Markup:
+    """Jinja's `join` for pieces that are all HTML already (the log's up to 300 lines): put together without
+    being escaped again one by one, which was most of the log region's rendering."""
+    if all(type(piece) is Markup for piece in pieces):
+        return Markup("".join(pieces))
+    return Markup("").join(pieces)
+
+
+ENV.filters["join_html"] = join_html
 i18n.install(ENV)
 
 
@@ -149,7 +177,11 @@ def context(page: PageState, previous: "Rendered | None" = None, shared: "Shared
     # two seats whose "waiting for" sentence or controls are the same share the regions that show them.
     parts["d"] = {**{name: value for name, (value, _reads) in derived.items()},
                   "my_turn": my_turn, "tab_title": tab_title, "spectator": me is None}
-    parts["me"] = SeatIs(me)
+    # What the players' list and panels ask of one seat at a time (`is_me`, `acting`, `seat_points`): the line
+    # of a seat is rendered again when its own answer changes, not when the turn passes between two others.
+    parts["me"] = BySeat(lambda seat: me is not None and seat == me)
+    parts["acting"] = BySeat(lambda seat: seat in to_act)
+    parts["points"] = BySeat(lambda seat: points[seat] if points else None)
     return {
         "view": view, "g": gview, "tbl": table, "me": me, "names": names, "lang": page.lang, "words": _,
         "P": presenter, "controls": controls, "game": page.game, "presence": page.presence, "connected": connected,
@@ -210,8 +242,9 @@ def log_lines(game: Game, entries: list[dict[str, Any]], lang: str, names: list[
         # A line that tells a seat's own move (made by it, about it) says so: the page does not read it aloud
         # to that seat (static/tabula.js), who knows what it just did.
         own = entry.get("by")
-        mark = Markup(' data-own="{}"').format(own) if own is not None and entry["args"].get("seat") == own else ""
-        fresh.append(Markup('<li id="{}-{}"{}>{}</li>').format(LOG_REGION, number, mark, words))
+        mark = f' data-own="{escape(own)}"' if own is not None and entry["args"].get("seat") == own else ""
+        # (what Markup.format gives, without its formatter: a third of a millisecond a line)
+        fresh.append(Markup(f'<li id="{LOG_REGION}-{number}"{mark}>{escape(words)}</li>'))
     return (fresh + lines)[:LOG_LINES]
 
 
@@ -242,20 +275,28 @@ _FIRST_ID = re.compile(r'\s*<[A-Za-z][^>]*?\sid="([^"]+)"')
 _MARKER = re.compile(r"<!--region:([^>]+?)-->")
 
 
+Source = tuple[Any, str, frozenset[tuple[str, str]]]  # a region's id (the frame's: its regions), HTML and reads
+FRAME = " frame"  # the frame's key among the regions' (no template's name starts with a space)
+
+
 @dataclass
 class _Collector:
     """One render of the body for the socket: each region's HTML by id in page order, and by template what it
-    read (`reads.py`), so that the next render can keep the regions whose reads did not change."""
+    read (`reads.py`), so that the next render can keep the regions whose reads did not change; and the same
+    for the frame, which is rendered again only when what it read outside its regions changed."""
 
     parts: dict[str, Any]  # what this render reads from: the view's parts and the context's inputs
     values: dict[str, Any]  # the values the context derives from the view (parts["d"])
     previous: "Rendered | None"
     shared: "SharedRenders | None" = None
+    base: dict[str, Any] = field(default_factory=dict)  # the page's context, what every region is rendered with
     html: dict[str, str] = field(default_factory=dict)
-    sources: dict[str, tuple[str, str, frozenset[tuple[str, str]]]] = field(default_factory=dict)
+    sources: dict[str, Source] = field(default_factory=dict)
+    calls: list[tuple[str, str, dict[str, Any], str]] = field(default_factory=list)  # key, template, args, id
+    names: set[str] = field(default_factory=set)  # the context's names the frame's templates resolved
     depth: int = 0
 
-    def kept(self, name: str) -> tuple[str, str, frozenset[tuple[str, str]]] | None:
+    def kept(self, name: str) -> Source | None:
         """A render of this region whose reads have the values they have here: this reader's previous one,
         or one of this change's other readers (a region that reads nothing of the seat is the same for
         every seat and the spectator)."""
@@ -268,23 +309,68 @@ class _Collector:
                 return source
         return None
 
-    def made(self, name: str, source: tuple[str, str, frozenset[tuple[str, str]]]) -> None:
+    def made(self, name: str, source: Source) -> None:
         """A region rendered here: the other readers of this change may use it."""
         if self.shared is not None:
             self.shared.setdefault(name, []).append((source, self.parts))
 
     def reads_of(self, name: str, dynamic: set[tuple[str, str]]) -> frozenset[tuple[str, str]]:
         """A region's reads: what it read of the view, and what the context values it names read."""
-        used = names_used(ENV, name)
-        if used is None:
-            return frozenset({("g", ALL)})
-        reads = set(dynamic) | {STARTED}
-        for used_name in used:
-            if used_name in self.values:
-                reads.add(("d", used_name))
-            elif used_name in INPUTS:
-                reads.add(("ctx", used_name))
-        return frozenset(reads)
+        return _named_reads(name, tuple(self.values)).union(dynamic)
+
+    def place(self, key: str, name: str, args: dict[str, Any]) -> str:
+        """The region `key` (the template `name` with `args`), kept or rendered; its id."""
+        source = self.kept(key)
+        if source is None:
+            self.depth += 1
+            try:
+                with recording(alone=True) as dynamic:
+                    html = ENV.get_template(name).render({**self.base, **args} if args else self.base)
+            finally:
+                self.depth -= 1
+            found = _FIRST_ID.match(html)
+            if found is None:
+                raise ValueError(f"the region {key} does not start with an element that has an id")
+            source = (found.group(1), html, self.reads_of(name, dynamic))
+            self.made(key, source)
+        region_id, html, _ = source
+        if region_id in self.html:
+            raise ValueError(f"two regions have the id {region_id}")
+        self.html[region_id] = html
+        self.sources[key] = source
+        self.calls.append((key, name, args, region_id))
+        return region_id
+
+    def frame(self) -> str:
+        """The body with a marker for each region: the one rendered last, when what it read did not change
+        (its regions are placed again, each kept or rendered), else rendered."""
+        source = self.kept(FRAME)
+        if source is not None:
+            for key, name, args, region_id in source[0]:
+                if self.place(key, name, args) != region_id:  # a region whose id changed: its marker too
+                    self.html, self.sources, self.calls = {}, {}, []
+                    break
+            else:
+                self.sources[FRAME] = source
+                return source[1]
+        with recording(alone=True) as reads:
+            html = ENV.get_template("table/body.html").render(self.base)
+        reads |= {STARTED, *(("d", n) for n in self.names if n in self.values),
+                  *(("ctx", n) for n in self.names if n not in self.values and n in INPUTS)}
+        source = self.sources[FRAME] = (tuple(self.calls), html, frozenset(reads))
+        self.made(FRAME, source)
+        return html
+
+
+@cache
+def _named_reads(name: str, derived: tuple[str, ...]) -> frozenset[tuple[str, str]]:
+    """The reads of the context's values (`derived`: their names) and inputs that the template `name` names,
+    found once in its source."""
+    used = names_used(ENV, name)
+    if used is None:
+        return frozenset({("g", ALL)})
+    return frozenset({STARTED, *(("d", used_name) for used_name in used if used_name in derived),
+                      *(("ctx", used_name) for used_name in used if used_name not in derived and used_name in INPUTS)})
 
 
 @pass_context
@@ -293,48 +379,44 @@ def region(ctx: Context, name: str, **args: Any) -> Markup:
     replaced by its marker; a region whose reads did not change since the previous render is kept as it was.
     `args`: what the template gets besides the page's context (`seat=n`: one region per seat), part of the
     region's identity."""
-    template = ctx.environment.get_template(name)
-    values = {**ctx.get_all(), **args} if args else ctx.get_all()
     collector: _Collector | None = ctx.get("_regions")
     if collector is None:
-        return Markup(template.render(values))
+        return Markup(ctx.environment.get_template(name).render({**ctx.get_all(), **args}))
     if collector.depth:  # a region inside a region is part of it, which cannot know what the inner one reads
         note("g", ALL)
-        return Markup(template.render(values))
+        return Markup(ctx.environment.get_template(name).render({**ctx.get_all(), **args}))
     key = name + "".join(f" {arg}={value!r}" for arg, value in sorted(args.items()))
-    source = collector.kept(key)
-    if source is None:
-        collector.depth += 1
-        try:
-            with recording() as dynamic:
-                html = template.render(values)
-        finally:
-            collector.depth -= 1
-        found = _FIRST_ID.match(html)
-        if found is None:
-            raise ValueError(f"the region {key} does not start with an element that has an id")
-        source = (found.group(1), html, collector.reads_of(name, dynamic))
-        collector.made(key, source)
-    region_id, html, _ = source
-    if region_id in collector.html:
-        raise ValueError(f"two regions have the id {region_id}")
-    collector.html[region_id] = html
-    collector.sources[key] = source
-    return Markup(f"<!--region:{region_id}-->")
+    return Markup(f"<!--region:{collector.place(key, name, args)}-->")
 
 
-@pass_context
-def is_me(ctx: Context, seat: int) -> bool:
-    """Whether `seat` is the reader's. A region that asks only this of the reader (never naming `me`) reads
-    only the answer, so it is the same for every reader but that seat: each player's panel is rendered twice
-    per change (for its player, for everyone else) instead of once per reader."""
-    note("me", seat)
-    me = ctx.get("me")
-    return me is not None and seat == me
+def _by_seat(part: str, doc: str):
+    """A function of the templates that asks the part `part` (a `reads.BySeat`) about one seat."""
+
+    @pass_context
+    def ask(ctx: Context, seat: int) -> Any:
+        note(part, seat)
+        return ctx.parent["_parts"][part].get(seat)
+
+    ask.__doc__ = doc
+    return ask
 
 
 ENV.globals["region"] = region
-ENV.globals["is_me"] = is_me
+ENV.globals["is_me"] = _by_seat("me", """Whether `seat` is the reader's. A region that asks only this of the reader
+    (never naming `me`) is the same for every reader but that seat: each player's panel is rendered twice per
+    change (for its player, for everyone else) instead of once per reader.""")
+ENV.globals["acting"] = _by_seat("acting", "Whether `seat` is to act (in `to_act`).")
+ENV.globals["seat_points"] = _by_seat("points", "The points of `seat`, or None when the game shows none.")
+
+
+@pass_context
+def spectating(ctx: Context) -> bool:
+    """Whether the reader is a spectator, read only when asked (`spectator` names it in every case)."""
+    note("d", "spectator")
+    return ctx.parent["_parts"]["d"]["spectator"]
+
+
+ENV.globals["spectating"] = spectating
 
 
 @dataclass(frozen=True)
@@ -345,7 +427,7 @@ class Rendered:
     version: str
     frame: str
     regions: dict[str, str]
-    sources: dict[str, tuple[str, str, frozenset[tuple[str, str]]]] = field(default_factory=dict)
+    sources: dict[str, Source] = field(default_factory=dict)
     parts: dict[str, Any] = field(default_factory=dict)
     derived: dict[str, tuple[Any, frozenset[tuple[str, str]]]] = field(default_factory=dict)
 
@@ -377,6 +459,7 @@ def render(page: PageState, previous: Rendered | None = None, shared: SharedRend
     another reader of the same change rendered (`shared`) from reads that have the same values here."""
     ctx = context(page, previous, shared)
     collector = _Collector(ctx["_parts"], ctx["_parts"]["d"], previous, shared)
-    frame = ENV.get_template("table/body.html").render({**ctx, "_regions": collector})
+    collector.base = {**ctx, "_regions": collector}
+    frame = collector.frame()
     return Rendered(ENV.get_template("table/version.html").render(ctx), frame, collector.html, collector.sources,
                     ctx["_parts"], ctx["_derived"])
