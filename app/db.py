@@ -134,10 +134,11 @@ class SqliteWriter:
         connection.execute("BEGIN IMMEDIATE")
         try:
             result = write(connection, *args)
+            connection.execute("COMMIT")
         except BaseException:
-            connection.execute("ROLLBACK")
+            if connection.in_transaction:  # also after a failed COMMIT: the next batch must find none open
+                connection.execute("ROLLBACK")
             raise
-        connection.execute("COMMIT")
         return result
 
     def close(self) -> None:

@@ -18,14 +18,16 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import sqlite3
 
 import httpx
 import jsonpatch
 import pytest
 from sqlalchemy import text
+from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.config import Settings
-from app.db import make_async_engine, migrate
+from app.db import SqliteWriter, make_async_engine, migrate
 from app.realtime.diff import PatchMemo, patch_message, view_patch
 from app.realtime.pubsub import MAX_PAYLOAD, version_payloads
 from app.services.commits import GroupCommitter
@@ -197,6 +199,31 @@ async def test_the_service_prepares_views_before_anyone_hears_of_the_move_and_cl
         await service.engine.dispose()
     writer = service._batch_writer
     assert getattr(writer, "_pool", None) is None and getattr(writer, "_connection", None) is None
+
+
+async def test_a_failed_sqlite_batch_is_rolled_back_and_the_next_one_commits(tmp_path):
+    """A batch that fails in its statements or at its COMMIT (here a deferred foreign key) leaves no
+    transaction open on the writer's connection: the next batch commits."""
+    engine = create_async_engine(f"sqlite+aiosqlite:///{tmp_path / 'writer.db'}")
+    writer = SqliteWriter(engine)
+
+    def broken(connection):
+        connection.execute("INSERT INTO t VALUES (1)")
+        raise RuntimeError("the batch failed")
+
+    try:
+        for statement in ("CREATE TABLE p (id PRIMARY KEY)", "INSERT INTO p VALUES (2)",
+                          "CREATE TABLE t (x REFERENCES p (id) DEFERRABLE INITIALLY DEFERRED)"):
+            await writer.run(lambda connection: connection.execute(statement))
+        with pytest.raises(RuntimeError, match="the batch failed"):
+            await writer.run(broken)
+        with pytest.raises(sqlite3.IntegrityError):  # refused at COMMIT only
+            await writer.run(lambda connection: connection.execute("INSERT INTO t VALUES (3)"))
+        await writer.run(lambda connection: connection.execute("INSERT INTO t VALUES (2)"))
+        assert await writer.run(lambda connection: connection.execute("SELECT x FROM t").fetchall()) == [(2,)]
+    finally:
+        await engine.dispose()
+    assert writer._connection is None  # closed with the engine
 
 
 @pytest.mark.parametrize("slug", sorted(ALL_GAMES))
