@@ -72,5 +72,5 @@ if [ -z "${TABULA_TEST_POSTGRES_URL:-}" ]; then
 fi
 pg_answers "$TABULA_TEST_POSTGRES_URL" || { echo "tests/run.sh: PostgreSQL at $TABULA_TEST_POSTGRES_URL does not answer" >&2; exit 1; }
 
-# 4. The whole suite.
-exec .venv/bin/python -m pytest "$@"
+# 4. The whole suite, on every core (pytest-xdist; TABULA_TEST_WORKERS=0 runs it in this one process).
+exec .venv/bin/python -m pytest -n "${TABULA_TEST_WORKERS:-auto}" --dist worksteal "$@"

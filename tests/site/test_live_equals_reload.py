@@ -19,8 +19,10 @@ from .live_page import InProcessSite, play_checked
 
 pytestmark = pytest.mark.asyncio
 
-# At least 20 random games of each game in CI; TABULA_LIVE_GAMES to run more (or fewer) by hand.
+# At least 20 random games of each game in CI; TABULA_LIVE_GAMES to run more (or fewer) by hand. They run in
+# batches, one test each, so that the suite's workers share this, its longest work (tests/run.sh runs pytest-xdist).
 RANDOM_GAMES = int(os.environ.get("TABULA_LIVE_GAMES") or 20)
+BATCH = 4
 
 
 @pytest.fixture
@@ -36,10 +38,11 @@ async def test_golden_playthrough_live_page_equals_reload(site, slug):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("first", range(0, RANDOM_GAMES, BATCH))
 @pytest.mark.parametrize("slug", sorted(REGISTRY))
-async def test_random_games_live_page_equals_reload(site, slug):
+async def test_random_games_live_page_equals_reload(site, slug, first):
     game = REGISTRY[slug]
-    for n in range(RANDOM_GAMES):
+    for n in range(first, min(first + BATCH, RANDOM_GAMES)):
         players = game.min_players + n % (game.max_players - game.min_players + 1)
         lang = "fr" if n % 2 else "en"
         options = {o.name: o.choices[n % len(o.choices)] for o in game.options}
