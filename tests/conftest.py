@@ -53,6 +53,12 @@ class PostgresServer:
         self.admin.dispose()
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The long property tests first: the workers start on them and share the short tests after, instead of
+    one worker finishing the last long one alone."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[PostgresServer]:
     server = PostgresServer(POSTGRES_URL)
