@@ -131,6 +131,11 @@ class Snapshot:
     spectator_delay: int = 0
     private: bool = False
     views: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+    # Each seat's last visible log at this table (`Game.visible_log`), handed from each snapshot to the next
+    # by `_apply`: a seat's view projects only the log entries new since its last view. It lives and dies with
+    # the table's snapshot in the cache; per seat, one list of the log's entries and one of the seat's own
+    # (the same objects as in the views), so a few kB.
+    log_memo: dict[int | None, Any] = field(default_factory=dict, repr=False)
 
 
 @dataclass(frozen=True)
@@ -425,7 +430,7 @@ class TablesService:
                     "deadline": snap.deadline,
                     "seat_changes": list(snap.seat_changes),
                 },
-                "game": game.view(snap.state, seat) if snap.state is not None else None,
+                "game": game.view(snap.state, seat, snap.log_memo) if snap.state is not None else None,
             }
             snap.views[seat] = view
         return view
@@ -704,7 +709,7 @@ class TablesService:
         encoded = game.encode(new_state)
         # Keep the canonical form (what every process reads back from the database), so that the
         # bytes a seat receives never depend on which process computed them or on dict order.
-        new_state = game.decode(encoded)
+        new_state = game.decode_after(encoded, snap.state)
         finished = game.finished(new_state)
         at = now()
         deadline = turn_deadline(snap.turn_timer, snap.seat_bots, game.to_act(new_state), at) \
@@ -725,6 +730,7 @@ class TablesService:
             seat_takeovers=snap.seat_takeovers, turn_timer=snap.turn_timer, deadline=_iso(deadline),
             seat_changes=snap.seat_changes,
             spectators_allowed=snap.spectators_allowed, spectator_delay=snap.spectator_delay, private=snap.private,
+            log_memo=snap.log_memo,
         )
         self.timings.add("engine", time.perf_counter() - started)
         return new_snap, params

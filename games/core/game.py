@@ -275,7 +275,7 @@ class Game:
     move_weights: ClassVar[dict[str, float]] = {}
     # The last (state, seat, moves) that legal_actions computed (see there).
     _last_moves: tuple[Any, Any, list[Action]] = (None, None, [])
-    # The last log each seat saw and its visible entries (see `visible_log`).
+    # The last log each seat saw and its visible entries (see `visible_log`), when the caller keeps none of its own.
     _log_memo: dict[Seat | None, tuple[list[dict[str, Any]], list[dict[str, Any]]]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -394,8 +394,8 @@ class Game:
             restored[UNDO_KEY] = below
         return restored
 
-    def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
-        """Everything `seat` (None: a spectator) may know, and nothing else."""
+    def view(self, state: State, seat: Seat | None, log_memo: dict | None = None) -> dict[str, Any]:
+        """Everything `seat` (None: a spectator) may know, and nothing else. `log_memo`: see `visible_log`."""
         if seat is not None and not 0 <= seat < state_players(state):
             raise ValueError("no such seat")
         finished = self.finished(state)
@@ -414,17 +414,21 @@ class Game:
             "outcome": self.score(state) if finished else None,
             # "by": the seat whose move made the entry, when the server marked it (a page does not read a
             # seat's own moves aloud to it)
-            "log": self.visible_log(state.get("log", ()), seat),
+            "log": self.visible_log(state.get("log", ()), seat, log_memo),
             **own,
         }
 
-    def visible_log(self, entries: list[dict[str, Any]], seat: Seat | None) -> list[dict[str, Any]]:
+    def visible_log(self, entries: list[dict[str, Any]], seat: Seat | None,
+                    memos: dict | None = None) -> list[dict[str, Any]]:
         """The log entries `seat` sees, each as {"key", "args"} (and "by", when the server marked it). The log
         grows at every action and each view showed all of it, so the last result for each seat is remembered:
         a new state keeps its predecessor's entries (the same objects, never changed once written), so only
         the entries past that prefix are new. Like the state's entries, the view's are shared (between the
-        views of one seat) and never changed once built: the list is the caller's, its items are not."""
-        memo = self._log_memo.get(seat)
+        views of one seat) and never changed once built: the list is the caller's, its items are not.
+        `memos`: where to remember them, e.g. one dict per table on a server of many tables (by default, one
+        per game, which only a single game played on and on hits)."""
+        memos = self._log_memo if memos is None else memos
+        memo = memos.get(seat)
         start, shown = 0, []
         if memo is not None:
             seen, projected = memo  # never mutated once stored
@@ -440,7 +444,7 @@ class Game:
             fresh.append({"key": e["key"], "args": e["args"], "by": e["by"]} if "by" in e
                          else {"key": e["key"], "args": e["args"]})
         projected = [*shown, *fresh] if shown else fresh
-        self._log_memo[seat] = (list(entries), projected)
+        memos[seat] = (list(entries), projected)
         return list(projected)
 
     def outcome(self, state: State) -> dict[str, Any] | None:
@@ -458,6 +462,22 @@ class Game:
     @staticmethod
     def decode(text: str) -> State:
         return orjson.loads(text)
+
+    def decode_after(self, text: str, previous: State) -> State:
+        """`decode(text)` of the state that follows `previous`: the log entries the two have in common (all but
+        the new ones, or fewer after an undo) are `previous`'s own objects, as in a state `apply` returns, so
+        that what is built from the log (each seat's visible log, the pages' regions) is built for the new
+        entries only."""
+        state = self.decode(text)
+        old, new = previous.get("log"), state.get("log")
+        if old and new:
+            shared = 0
+            for was, now in zip(old, new):
+                if was != now:
+                    break
+                shared += 1
+            new[:shared] = old[:shared]
+        return state
 
     def render_log(self, entry: dict[str, Any], lang: str, names: list[str]) -> str:
         """One visible log entry in words; args whose name ends in "seat" become player names."""
