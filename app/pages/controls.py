@@ -92,6 +92,15 @@ class Controls:
         """Single pick: is there a control waiting for exactly this key?"""
         return key in self.picks()
 
+    def answer(self, question: str) -> Any:
+        """What the templates' questions of one kind read (`render.ControlsRead`): "any" (how many controls),
+        "picks" (what can be picked), "zone:NAME" (the controls of that zone). Equal answers draw the same HTML."""
+        if question == "any":
+            return len(self.items)
+        if question == "picks":
+            return self.picks()
+        return [c for c in self.items if c.zone == question[5:]]
+
     def pickable_in(self, group: str, value: Any) -> bool:
         """Multi pick ("dice:1,3,3"): does any control's key contain this value?"""
         value = str(value)

@@ -3,8 +3,9 @@ rendered again: its HTML would be the same.
 
 Nobody lists what a region depends on: while a region renders, the view's game and table parts (`Tracked`)
 record every key read, by the template or by the presenter code it calls; the values the page's context
-derives from the view (the controls, the "waiting for" sentence, the points...) record theirs the same way,
-and a region depends on those of them its templates name (found in the templates' source by Jinja). A
+derives from the view (the "waiting for" sentence, the points...) record theirs the same way, and a region
+depends on those of them its templates name (found in the templates' source by Jinja); the reader's controls
+are asked by question (a zone's controls, what can be picked: `render.ControlsRead`), each a read. A
 region is rendered again when any of its reads has a new value, or when it read the whole of a part (by
 iterating it). The live-page property test (tests/site/test_live_equals_reload.py) checks the result.
 """
@@ -131,17 +132,19 @@ def note(part: str, key: Any) -> None:
         reads.add((part, key))
 
 
-class BySeat:
-    """A part of a page that answers a question for each seat (whether it is the reader's, whether it is to act,
-    its points): a region that asks it of one seat reads that seat's answer only (`render.is_me`, ...)."""
+class Answers:
+    """A part of a page that answers questions, each a read of its own: for each seat, whether it is the
+    reader's, whether it is to act, its points (a region that asks about one seat reads that seat's answer
+    only: `render.is_me`, ...); for the reader's controls, what one zone holds, what can be picked
+    (`render.ControlsRead`: a region that shows one zone reads that zone's controls only)."""
 
     __slots__ = ("answer",)
 
     def __init__(self, answer: Callable[[Any], Any]):
         self.answer = answer
 
-    def get(self, seat: Any, default: Any = None) -> Any:
-        return self.answer(seat)
+    def get(self, question: Any, default: Any = None) -> Any:
+        return self.answer(question)
 
 
 @contextmanager

@@ -33,7 +33,7 @@ from ..config import project_root
 from .. import i18n
 from ..i18n import translator
 from .controls import Controls, compact
-from .reads import ALL, BySeat, Shown, Tracked, names_used, note, recording, unchanged
+from .reads import ALL, Answers, Shown, Tracked, names_used, note, recording, unchanged
 from .presenters import join_names, presenter_for, seat_names
 
 log = logging.getLogger("tabula.pages")
@@ -174,19 +174,22 @@ def context(page: PageState, previous: "Rendered | None" = None, shared: "Shared
     tab_title = (("▶ " + _("Your turn") + " · ") if my_turn else "") + f"{title} · Tabula"
     connected = set(page.presence.get("connected", []))
     # A region depends on these by their values (the part "d"), not on what computing them read: the pages of
-    # two seats whose "waiting for" sentence or controls are the same share the regions that show them.
-    parts["d"] = {**{name: value for name, (value, _reads) in derived.items()},
+    # two seats whose "waiting for" sentence is the same share the regions that show it.
+    # The controls are read by question instead (`ControlsRead`, the part "c"): a region showing one zone
+    # depends on that zone's controls only.
+    parts["d"] = {**{name: value for name, (value, _reads) in derived.items() if name != "controls"},
                   "my_turn": my_turn, "tab_title": tab_title, "spectator": me is None}
+    parts["c"] = Answers(controls.answer)
     # What the players' list and panels ask of one seat at a time (`is_me`, `acting`, `seat_points`): the line
     # of a seat is rendered again when its own answer changes, not when the turn passes between two others.
-    parts["me"] = BySeat(lambda seat: me is not None and seat == me)
-    parts["acting"] = BySeat(lambda seat: seat in to_act)
-    parts["points"] = BySeat(lambda seat: points[seat] if points else None)
+    parts["me"] = Answers(lambda seat: me is not None and seat == me)
+    parts["acting"] = Answers(lambda seat: seat in to_act)
+    parts["points"] = Answers(lambda seat: points[seat] if points else None)
     return {
         "view": view, "g": gview, "tbl": table, "me": me, "names": names, "lang": page.lang, "words": _,
-        "P": presenter, "controls": controls, "game": page.game, "presence": page.presence, "connected": connected,
-        "links": page.links, "version": Shown("version", page.version), "table_id": page.view["table"]["id"],
-        "flash": page.flash,
+        "P": presenter, "controls": ControlsRead(controls), "game": page.game, "presence": page.presence,
+        "connected": connected, "links": page.links, "version": Shown("version", page.version),
+        "table_id": page.view["table"]["id"], "flash": page.flash,
         "waiting": waiting, "my_turn": my_turn, "tab_title": tab_title, "title": title,
         "to_act": to_act, "spectator": me is None, "points": points, "log": lines,
         "_derived": derived, "_parts": parts,
@@ -390,7 +393,7 @@ def region(ctx: Context, name: str, **args: Any) -> Markup:
 
 
 def _by_seat(part: str, doc: str):
-    """A function of the templates that asks the part `part` (a `reads.BySeat`) about one seat."""
+    """A function of the templates that asks the part `part` (a `reads.Answers`) about one seat."""
 
     @pass_context
     def ask(ctx: Context, seat: int) -> Any:
@@ -407,6 +410,47 @@ ENV.globals["is_me"] = _by_seat("me", """Whether `seat` is the reader's. A regio
     change (for its player, for everyone else) instead of once per reader.""")
 ENV.globals["acting"] = _by_seat("acting", "Whether `seat` is to act (in `to_act`).")
 ENV.globals["seat_points"] = _by_seat("points", "The points of `seat`, or None when the game shows none.")
+
+
+class ControlsRead:
+    """The reader's controls as the templates ask about them, each question a read of the part "c"
+    (`Controls.answer`): a player's panel that shows the zone "seat:3" is rendered again when that zone's
+    controls change, not whenever the reader's controls do, and it is the same for every reader without
+    controls there. It offers only the questions below: a template asking anything else fails loudly, as it must
+    not read the controls unrecorded."""
+
+    __slots__ = ("_controls",)
+
+    def __init__(self, controls: Controls):
+        self._controls = controls
+
+    def __bool__(self) -> bool:
+        note("c", "any")
+        return bool(self._controls)
+
+    def __len__(self) -> int:
+        note("c", "any")
+        return len(self._controls)
+
+    def zone(self, name: str) -> list[Any]:
+        note("c", "zone:" + name)
+        return self._controls.zone(name)
+
+    def has(self, name: str) -> bool:
+        note("c", "zone:" + name)
+        return self._controls.has(name)
+
+    def picks(self) -> set[str]:
+        note("c", "picks")
+        return self._controls.picks()
+
+    def pickable(self, key: str) -> bool:
+        note("c", "picks")
+        return self._controls.pickable(key)
+
+    def pickable_in(self, group: str, value: Any) -> bool:
+        note("c", "picks")
+        return self._controls.pickable_in(group, value)
 
 
 @pass_context

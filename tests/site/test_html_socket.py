@@ -238,3 +238,28 @@ async def test_a_page_loaded_before_someone_came_gets_the_new_presence_when_its_
         assert 'aria-label="connected"' in spectator.page
         for viewer in (first, spectator):
             await viewer.socket.close()
+
+
+async def test_a_region_showing_some_zones_of_the_controls_is_shared_by_every_reader_without_controls_there():
+    """Ave César's boards show the controls of the lots' zones only: the readers whose controls differ elsewhere
+    (their hands, their prompt, their bids) share one render of them, as the spectator does."""
+    game = REGISTRY["ave_cesar"]
+    state = game.setup(5, 3)
+    readers = {seat: PageConnection(FakeSocket(), "T", seat, None if seat is None else f"h{seat}", lang="en",
+                                    game=game, links=LINKS, presence={"connected": [0, 1, 2, 3, 4], "spectators": 1},
+                                    title=(game.title_en, game.title_fr, game.title_it))
+               for seat in [0, 1, 2, 3, 4, None]}
+    for seat, conn in readers.items():
+        await conn.synced(1, client_view(game, state, seat))
+    with_controls_elsewhere = 0
+    for version in range(2, 100):
+        seat = sorted(game.to_act(state))[0]
+        state = game.apply(state, seat, game.legal_actions(state, seat)[0])
+        shared: dict = {}
+        for reader, conn in readers.items():
+            await conn.changed(version, client_view(game, state, reader), no_patch, shared)
+        key = "games/ave_cesar/boards.html"
+        without = [conn for conn in readers.values() if "<form" not in conn.shown.sources[key][1]]
+        assert len({id(conn.shown.sources[key]) for conn in without}) == 1, version
+        with_controls_elsewhere += sum(1 for conn in without if conn.shown.derived["controls"][0])
+    assert with_controls_elsewhere >= 20  # readers with controls outside the boards were among those sharing
