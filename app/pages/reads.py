@@ -19,6 +19,7 @@ from typing import Any, Callable, Iterator
 from jinja2 import Environment, meta
 
 ALL = "*"  # a read of every key of a part
+LENGTH = "len"  # in a read (key, LENGTH) of a list: its length (`TrackedList`)
 _recording: list[set[tuple[str, str]]] = []  # the reads being recorded (a region's, a derived value's)
 
 
@@ -73,10 +74,12 @@ class Tracked(dict):
 
 
 class TrackedList:
-    """A list of a view's part (`Tracked`) that records `part[key][i]` as a read of the item alone, and any
-    other use (its length, iterating it, comparing it...) as a read of the whole list: a player's panel that
-    shows `g.unplaced[seat]` is not rendered again when another seat's count changes. Not a list subclass, so
-    that no C fast path (str.join, list(), json) can read it unrecorded: what it does not offer fails loudly."""
+    """A list of a view's part (`Tracked`) that records `part[key][i]` as a read of the item alone, its length
+    as a read of the length alone, and any other use (iterating it, comparing it...) as a read of the whole
+    list: a player's panel that shows `g.unplaced[seat]` is not rendered again when another seat's count
+    changes, nor the page's frame that places one region per group when a group changes. Not a list subclass,
+    so that no C fast path (str.join, list(), json) can read it unrecorded: what it does not offer fails
+    loudly."""
 
     __slots__ = ("_part", "_key", "_items")
 
@@ -94,7 +97,8 @@ class TrackedList:
         return self._whole()[index]
 
     def __len__(self) -> int:
-        return len(self._whole())
+        note(self._part, (self._key, LENGTH))
+        return len(self._items)
 
     def __iter__(self):
         return iter(self._whole())
@@ -175,7 +179,7 @@ def unchanged(reads: frozenset[tuple[str, str]], old: dict[str, dict[str, Any]],
             if a is not b:
                 return False
             continue
-        if type(key) is tuple:  # an item of a list (TrackedList)
+        if type(key) is tuple:  # an item of a list, or its length (TrackedList)
             if _item(a.get(key[0], _MISSING), key[1]) != _item(b.get(key[0], _MISSING), key[1]):
                 return False
         elif a.get(key, _MISSING) != b.get(key, _MISSING):
@@ -186,8 +190,12 @@ def unchanged(reads: frozenset[tuple[str, str]], old: dict[str, dict[str, Any]],
 _MISSING = object()
 
 
-def _item(items: Any, index: int) -> Any:
-    return items[index] if type(items) is list and -len(items) <= index < len(items) else _MISSING
+def _item(items: Any, index: int | str) -> Any:
+    if type(items) is not list:
+        return _MISSING
+    if index is LENGTH:
+        return len(items)
+    return items[index] if -len(items) <= index < len(items) else _MISSING
 
 
 @cache

@@ -10,6 +10,7 @@ its own for each colour the joker may take (the tests compare it with brute forc
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from games.core import LANGS, State, Text, fill, score_line
@@ -206,7 +207,16 @@ def _solve_colour(provinces: list[str], men: list[str], women: list[str], co: di
 def best_assignment(provinces: list[str], patricians: list[str], cards: list[str]) -> Assignment:
     """RULES 3.9.6: the assignment of patricians to provinces that maximises the player's score, and among
     those the one with the highest unplaced value (3.9.7); deterministic for equal choices."""
-    co = _coefficients(cards)
+    found = _best_assignment(tuple(provinces), tuple(patricians), tuple(cards))
+    return {pid: list(people) for pid, people in found.items()}  # the caller's own copy
+
+
+# The running score (`points`) asks for every seat's assignment in every reader's view at nearly every action,
+# for holdings that change a few times a game: each solved once. Bounded by entries (a few lists each).
+@lru_cache(maxsize=4096)
+def _best_assignment(provinces: tuple[str, ...], patricians: tuple[str, ...], cards: tuple[str, ...]
+                     ) -> Assignment:
+    co = _coefficients(list(cards))
     by_colour: dict[str, tuple[list[str], list[str], list[str]]] = {c: ([], [], []) for c in COLOUR_KEYS}
     for pid in provinces:
         colour = PROVINCE_INFO[pid][0]

@@ -81,7 +81,9 @@ async def test_only_the_regions_whose_html_changed_are_sent():
     new_state = game.apply(state, 1, seat1)
     await conn.changed(6, client_view(game, new_state, 0), no_patch, {})
     sent = top_level_ids(ws.sent[-1])
-    assert sent[0] == "tb-version" and "cc-board" in sent and "tb-body" not in sent
+    assert sent[0] == "tb-version" and "tb-body" not in sent
+    group = [grp["name"] for grp in game.view(state, 0)["groups"]].index(seat1["group"])
+    assert [i for i in sent if i.startswith("cc-group-")] == [f"cc-group-{group}"]  # that group alone
     assert "cc-votes" not in sent  # nothing of theirs changed
     assert 'data-version="6"' in ws.sent[-1]
 
@@ -263,3 +265,27 @@ async def test_a_region_showing_some_zones_of_the_controls_is_shared_by_every_re
         assert len({id(conn.shown.sources[key]) for conn in without}) == 1, version
         with_controls_elsewhere += sum(1 for conn in without if conn.shown.derived["controls"][0])
     assert with_controls_elsewhere >= 20  # readers with controls outside the boards were among those sharing
+
+
+async def test_the_frame_of_the_page_is_kept_while_the_game_goes_on():
+    """The body's frame places one region per group of César & Cléopâtre by the groups' count (a read of the
+    list's length alone), so no action of the game renders it again, for the players and the spectator."""
+    from app.pages.render import FRAME
+
+    game = REGISTRY["cesar_cleopatre"]
+    state = game.setup(2, 11)
+    readers = {seat: PageConnection(FakeSocket(), "T", seat, None if seat is None else f"h{seat}", lang="en",
+                                    game=game, links=LINKS, presence={"connected": [0, 1], "spectators": 1},
+                                    title=(game.title_en, game.title_fr, game.title_it))
+               for seat in [0, 1, None]}
+    for seat, conn in readers.items():
+        await conn.synced(1, client_view(game, state, seat))
+    frames = {seat: conn.shown.sources[FRAME] for seat, conn in readers.items()}
+    for version in range(2, 60):
+        seat = sorted(game.to_act(state))[0]
+        state = game.apply(state, seat, game.legal_actions(state, seat)[-1])
+        shared: dict = {}
+        for reader, conn in readers.items():
+            await conn.changed(version, client_view(game, state, reader), no_patch, shared)
+            assert conn.shown.sources[FRAME] is frames[reader], (version, reader)
+    assert not game.finished(state)
