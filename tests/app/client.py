@@ -135,5 +135,10 @@ class Socket:
     async def send(self, msg: dict[str, Any]) -> None:
         await self.ws.send(json.dumps(msg))
 
+    async def still_here(self) -> None:
+        """Tells the server this client lives while the test works elsewhere without reading it (pings are
+        answered only as messages are read, and a socket silent for three heartbeats is closed)."""
+        await self.send({"type": "pong"})
+
     async def close(self) -> None:
         await self.ws.close()

@@ -146,6 +146,8 @@ async def test_no_leak_over_the_wire(live_pg, slug, players):
                     assert [b.replace(copy_id, table.id) for b in copied] == original, \
                         f"seat {seat} can tell its unknowns apart at version {version}"
                     http_bodies[seat] += original
+                    for sock in sockets.values():
+                        await sock.still_here()
             offered += undoer(game, state) is not None
             seat, action = random_step_or_undo(game, state, holder, undos)
             undos += action == UNDO
