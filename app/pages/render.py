@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
-from jinja2.runtime import Context
+from jinja2 import Environment, FileSystemLoader, Template, pass_context, select_autoescape
+from jinja2.runtime import Context, missing
 from markupsafe import Markup, escape
 
 from games.core import Game
@@ -50,14 +50,47 @@ class PageContext(Context):
         return super().resolve_or_missing(key)
 
 
+class PageTemplate(Template):
+    """A template of the pages. A module it makes for `{% import … with context %}` (the macros) is made
+    once per render of a reader's page (the socket's render: `_Collector.modules`) and shared by the regions
+    that import it with the same values of the names its templates use, instead of once per region: making
+    one runs its template again, which was a tenth of the page road's time in a club's soak. A module whose
+    making read the view is not shared (the importing region must record that read itself)."""
+
+    def make_module(self, vars: dict[str, Any] | None = None, shared: bool = False,
+                    locals: dict[str, Any] | None = None) -> Any:
+        collector = vars.get("_regions") if shared and vars else None
+        names = None if collector is None else _module_names(self.name)
+        if names is None:
+            return super().make_module(vars, shared, locals)
+        given = {name: value for name, value in (locals or {}).items() if value is not missing}
+        # By identity: the values are alive as long as the module holds them, so no id is reused meanwhile.
+        key = (self.name, *(id(given[name] if name in given else vars.get(name, missing)) for name in names))
+        module = collector.modules.get(key)
+        if module is None:
+            with recording() as reads:
+                module = super().make_module(vars, shared, locals)
+            if not reads:
+                collector.modules[key] = module
+        return module
+
+
+@cache
+def _module_names(name: str) -> tuple[str, ...] | None:
+    """The names the template `name` and those it imports use, in order (None: it may use any)."""
+    used = names_used(ENV, name)
+    return None if used is None else tuple(sorted(used))
+
+
 class PageEnvironment(Environment):
     """Jinja's environment, with a quicker `x.name` on the views' dicts. Jinja tries the attribute first and
     catches the AttributeError before it looks the key up; a view is all dicts, and that raised and caught
     error was a tenth of a page's rendering. A dict (or `Tracked`) has no attributes but its class's, so asking
     for the key first whenever the name is not one of those gives the same answer. Its contexts are
-    `PageContext`s."""
+    `PageContext`s and its templates `PageTemplate`s."""
 
     context_class = PageContext
+    template_class = PageTemplate
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         names = _CLASS_ATTRIBUTES.get(type(obj))
@@ -297,6 +330,7 @@ class _Collector:
     sources: dict[str, Source] = field(default_factory=dict)
     calls: list[tuple[str, str, dict[str, Any], str]] = field(default_factory=list)  # key, template, args, id
     names: set[str] = field(default_factory=set)  # the context's names the frame's templates resolved
+    modules: dict[tuple[Any, ...], Any] = field(default_factory=dict)  # the imported modules (PageTemplate)
     depth: int = 0
 
     def kept(self, name: str) -> Source | None:

@@ -289,3 +289,29 @@ async def test_the_frame_of_the_page_is_kept_while_the_game_goes_on():
             await conn.changed(version, client_view(game, state, reader), no_patch, shared)
             assert conn.shown.sources[FRAME] is frames[reader], (version, reader)
     assert not game.finished(state)
+
+
+@pytest.mark.parametrize("slug", ["cesar_cleopatre", "ave_cesar", "alea_iacta_est"])
+async def test_the_macros_are_made_once_per_render_of_a_page_not_once_per_region(slug, monkeypatch):
+    """Every region imports its macros `with context`, which runs their template again: the socket's render of
+    a page makes each module once and every region importing it with the same values shares it."""
+    from jinja2 import Template
+
+    made: list[str] = []
+    make_module = Template.make_module
+
+    def counted(self, *args, **kwargs):
+        made.append(self.name)
+        return make_module(self, *args, **kwargs)
+
+    monkeypatch.setattr(Template, "make_module", counted)
+    game = REGISTRY[slug]
+    state = game.setup(game.max_players, 5)
+    for seat in [0, None]:
+        conn = PageConnection(FakeSocket(), "T", seat, None if seat is None else "h0", lang="en", game=game,
+                              links=LINKS, presence={"connected": [0], "spectators": 1},
+                              title=(game.title_en, game.title_fr, game.title_it))
+        made.clear()
+        await conn.synced(1, client_view(game, state, seat))
+        importers = [name for name in set(made) if made.count(name) > 1]
+        assert "table/macros.html" in made and not importers, (seat, sorted(made))
