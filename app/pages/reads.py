@@ -168,52 +168,26 @@ def recording(alone: bool = False) -> Iterator[set[tuple[str, str]]]:
             _recording[:] = outer
 
 
-class Seen:
-    """What a render read, and the value each read had: the render can be used again for any parts in which
-    every read has the same value (`same_in`). The reads are checked in an order that fails fast: first those
-    of what differs between the readers of one change (the values derived for the reader, its controls, which
-    seat is its own), then the view's; a render is compared with those of the other readers far more often
-    than it is made. A render that read the whole of a part (`ALL`) is never used again."""
-
-    __slots__ = ("reads", "_checks")
-
-    def __init__(self, reads: frozenset[tuple[str, Any]], parts: dict[str, Any]):
-        self.reads = reads
-        if any(key == ALL for _part, key in reads):
-            self._checks = None
-        else:
-            ordered = sorted(reads, key=_check_order)
-            self._checks = tuple((part, key, value_of(parts, part, key)) for part, key in ordered)
-
-    def same_in(self, parts: dict[str, Any]) -> bool:
-        """Whether every read has the same value in `parts` (by name: "g", "t", "d", "c", "ctx"...)."""
-        if self._checks is None:
+def unchanged(reads: frozenset[tuple[str, str]], old: dict[str, dict[str, Any]], new: dict[str, dict[str, Any]]
+              ) -> bool:
+    """Whether every read has the same value in `new` as in `old` (parts by name: "g", "t", "ctx")."""
+    for part, key in reads:
+        if key == ALL:
             return False
-        for part, key, value in self._checks:
-            if value_of(parts, part, key) != value:
+        a, b = old.get(part), new.get(part)
+        if a is None or b is None:
+            if a is not b:
                 return False
-        return True
-
-
-_FIRST = {"d": 0, "me": 0, "c": 1, "acting": 2, "points": 2, "ctx": 3}
-
-
-def _check_order(read: tuple[str, Any]) -> tuple[int, str]:
-    return _FIRST.get(read[0], 4), read[0]
-
-
-def value_of(parts: dict[str, Any], part: str, key: Any) -> Any:
-    """The value of the read (`part`, `key`) in `parts`."""
-    found = parts.get(part)
-    if found is None:  # no such part (the lobby's page has no game part)
-        return _NO_PART
-    if type(key) is tuple:  # an item of a list, or its length (TrackedList)
-        return _item(found.get(key[0], _MISSING), key[1])
-    return found.get(key, _MISSING)
+            continue
+        if type(key) is tuple:  # an item of a list, or its length (TrackedList)
+            if _item(a.get(key[0], _MISSING), key[1]) != _item(b.get(key[0], _MISSING), key[1]):
+                return False
+        elif a.get(key, _MISSING) != b.get(key, _MISSING):
+            return False
+    return True
 
 
 _MISSING = object()
-_NO_PART = object()
 
 
 def _item(items: Any, index: int | str) -> Any:

@@ -33,7 +33,7 @@ from ..config import project_root
 from .. import i18n
 from ..i18n import translator
 from .controls import Controls, compact
-from .reads import ALL, Answers, Seen, Shown, Tracked, names_used, note, recording
+from .reads import ALL, Answers, Shown, Tracked, names_used, note, recording, unchanged
 from .presenters import join_names, presenter_for, seat_names
 
 log = logging.getLogger("tabula.pages")
@@ -165,27 +165,26 @@ def context(page: PageState, previous: "Rendered | None" = None, shared: "Shared
     view = {"table": table, "game": gview}
     presenter = presenter_for(page.view["table"]["game"])
     parts = page_parts(page)
-    derived: dict[str, tuple[Any, Seen]] = {}
+    derived: dict[str, tuple[Any, frozenset[tuple[str, str]]]] = {}
 
     def derive(name: str, compute, *sources: str):
         """A value computed from the view, and from the values `sources` (their reads are its reads too)."""
         if previous is not None and name in previous.derived:
-            value, seen = previous.derived[name]
-            if seen.same_in(parts):
-                derived[name] = (value, seen)
+            value, reads = previous.derived[name]
+            if unchanged(reads, previous.parts, parts):
+                derived[name] = (value, reads)
                 return value
         others = () if shared is None else shared.setdefault(("derived", name), [])
-        for value, seen in others:
-            if seen.same_in(parts):
-                derived[name] = (value, seen)
+        for (value, reads), other_parts in others:
+            if unchanged(reads, other_parts, parts):
+                derived[name] = (value, reads)
                 return value
         with recording() as reads:
             reads.add(STARTED)  # whether there is a game part at all (the lobby has none)
             value = compute()
-        derived[name] = (value, Seen(frozenset(reads).union(*(derived[source][1].reads for source in sources)),
-                                     parts))
+        derived[name] = (value, frozenset(reads).union(*(derived[source][1] for source in sources)))
         if shared is not None:
-            others.append(derived[name])
+            others.append((derived[name], parts))
         return value
 
     me = derive("me", lambda: table["you"])  # derived, so that what depends on the seat reads it
@@ -198,8 +197,8 @@ def context(page: PageState, previous: "Rendered | None" = None, shared: "Shared
     waiting = derive("waiting", lambda: _waiting(page, view, names, to_act, _), "names", "to_act")
     points = derive("points", lambda: page.game.points(gview) if gview else None)
     before = None
-    if previous is not None and "log" in previous.derived and previous.view.get("game") is not None:
-        before = (previous.view["game"]["log"], previous.derived["log"][0])
+    if previous is not None and "log" in previous.derived and previous.parts["g"] is not None:
+        before = (previous.parts["g"]["log"], previous.derived["log"][0])
     lines = derive("log", lambda: log_lines(page.game, gview["log"] if gview else [], page.lang, names, before),
                    "names")
     derive("log_count", lambda: len(gview["log"]) if gview else 0)  # for the log's growth (log_growth)
@@ -312,7 +311,7 @@ _FIRST_ID = re.compile(r'\s*<[A-Za-z][^>]*?\sid="([^"]+)"')
 _MARKER = re.compile(r"<!--region:([^>]+?)-->")
 
 
-Source = tuple[Any, str, Seen]  # a region's id (the frame's: its regions), HTML, and what it read
+Source = tuple[Any, str, frozenset[tuple[str, str]]]  # a region's id (the frame's: its regions), HTML and reads
 FRAME = " frame"  # the frame's key among the regions' (no template's name starts with a space)
 VERSION = "table/version.html"  # the version element's template (and key), outside the body
 
@@ -341,22 +340,21 @@ class _Collector:
         every seat and the spectator)."""
         if self.previous is not None:
             source = self.previous.sources.get(name)
-            if source is not None and source[2].same_in(self.parts):
+            if source is not None and unchanged(source[2], self.previous.parts, self.parts):
                 return source
-        for source in () if self.shared is None else self.shared.get(name, ()):
-            if source[2].same_in(self.parts):
+        for source, parts in () if self.shared is None else self.shared.get(name, ()):
+            if unchanged(source[2], parts, self.parts):
                 return source
         return None
 
     def made(self, name: str, source: Source) -> None:
         """A region rendered here: the other readers of this change may use it."""
         if self.shared is not None:
-            self.shared.setdefault(name, []).append(source)
+            self.shared.setdefault(name, []).append((source, self.parts))
 
-    def reads_of(self, name: str, dynamic: set[tuple[str, str]]) -> Seen:
-        """A region's reads, with their values here: what it read of the view, and what the context values it
-        names read."""
-        return Seen(_named_reads(name, tuple(self.values)).union(dynamic), self.parts)
+    def reads_of(self, name: str, dynamic: set[tuple[str, str]]) -> frozenset[tuple[str, str]]:
+        """A region's reads: what it read of the view, and what the context values it names read."""
+        return _named_reads(name, tuple(self.values)).union(dynamic)
 
     def rendered(self, key: str, name: str, args: dict[str, Any]) -> Source:
         """The element `key` (the template `name` with `args`), kept or rendered."""
@@ -401,7 +399,7 @@ class _Collector:
             html = ENV.get_template("table/body.html").render(self.base)
         reads |= {STARTED, *(("d", n) for n in self.names if n in self.values),
                   *(("ctx", n) for n in self.names if n not in self.values and n in INPUTS)}
-        source = self.sources[FRAME] = (tuple(self.calls), html, Seen(frozenset(reads), self.parts))
+        source = self.sources[FRAME] = (tuple(self.calls), html, frozenset(reads))
         self.made(FRAME, source)
         return html
 
@@ -513,8 +511,8 @@ class Rendered:
     frame: str
     regions: dict[str, str]
     sources: dict[str, Source] = field(default_factory=dict)
-    view: dict[str, Any] = field(default_factory=dict)
-    derived: dict[str, tuple[Any, Seen]] = field(default_factory=dict)
+    parts: dict[str, Any] = field(default_factory=dict)
+    derived: dict[str, tuple[Any, frozenset[tuple[str, str]]]] = field(default_factory=dict)
 
     def body(self) -> str:
         return _MARKER.sub(lambda m: self.regions[m.group(1)], self.frame)
@@ -533,9 +531,9 @@ class Rendered:
 
 
 # What the pages of one change of one table, in one language, computed: each region by template name, and
-# each derived value by ("derived", name), with what it read (`render`'s `shared`). It lives as long as the
-# change is being sent.
-SharedRenders = dict[Any, list[tuple[Any, ...]]]
+# each derived value by ("derived", name), with the parts it was computed from (`render`'s `shared`). It lives
+# as long as the change is being sent.
+SharedRenders = dict[Any, list[tuple[tuple[Any, ...], dict[str, Any]]]]
 
 
 def render(page: PageState, previous: Rendered | None = None, shared: SharedRenders | None = None) -> Rendered:
@@ -549,4 +547,4 @@ def render(page: PageState, previous: Rendered | None = None, shared: SharedRend
     # The version element is outside the body, but kept and shared as a region is: the same for every reader
     # whose turn it is not.
     version = collector.rendered(VERSION, VERSION, {})[1]
-    return Rendered(version, frame, collector.html, collector.sources, page.view, ctx["_derived"])
+    return Rendered(version, frame, collector.html, collector.sources, ctx["_parts"], ctx["_derived"])
