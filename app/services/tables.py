@@ -706,10 +706,9 @@ class TablesService:
             log.exception("engine %s failed on an action at table %s version %s", snap.game, snap.id,
                           snap.version)
             raise EngineFailure("The game engine failed on this action; nothing was changed.") from None
-        encoded = game.encode(new_state)
         # Keep the canonical form (what every process reads back from the database), so that the
         # bytes a seat receives never depend on which process computed them or on dict order.
-        new_state = game.decode_after(encoded, snap.state)
+        new_state, encoded = game.canonical_after(new_state, snap.state)
         finished = game.finished(new_state)
         at = now()
         deadline = turn_deadline(snap.turn_timer, snap.seat_bots, game.to_act(new_state), at) \

@@ -463,21 +463,27 @@ class Game:
     def decode(text: str) -> State:
         return orjson.loads(text)
 
-    def decode_after(self, text: str, previous: State) -> State:
-        """`decode(text)` of the state that follows `previous`: the log entries the two have in common (all but
-        the new ones, or fewer after an undo) are `previous`'s own objects, as in a state `apply` returns, so
-        that what is built from the log (each seat's visible log, the pages' regions) is built for the new
+    def canonical_after(self, state: State, previous: State) -> tuple[State, str]:
+        """`decode(encode(state))` and `encode(state)` for a state that follows the canonical `previous`, without
+        reading the whole text back (the log is most of it, and decoding it was most of an action's cost in the
+        server): the log entries the two have in common (all but the new ones, or fewer after an undo) are
+        `previous`'s own objects, already canonical; the rest goes through the canonical text. Sharing them also
+        lets what is built from the log (each seat's visible log, the pages' regions) be built for the new
         entries only."""
-        state = self.decode(text)
-        old, new = previous.get("log"), state.get("log")
-        if old and new:
-            shared = 0
-            for was, now in zip(old, new):
-                if was != now:
-                    break
-                shared += 1
-            new[:shared] = old[:shared]
-        return state
+        log = state.get("log")
+        if log is None:
+            text = self.encode(state)
+            return self.decode(text), text
+        old = previous.get("log") or ()
+        shared = 0
+        for was, now in zip(old, log):
+            if was is not now and was != now:  # `apply` keeps its predecessor's entries: mostly the same objects
+                break
+            shared += 1
+        canonical = self.decode(self.encode({**state, "log": log[shared:]}))
+        canonical["log"][:0] = old[:shared]
+        # Every dict in it has its keys in canonical order already (read from sorted text): no sort needed.
+        return canonical, orjson.dumps(canonical).decode()
 
     def render_log(self, entry: dict[str, Any], lang: str, names: list[str]) -> str:
         """One visible log entry in words; args whose name ends in "seat" become player names."""

@@ -24,6 +24,7 @@ import sqlite3
 
 import httpx
 import jsonpatch
+import orjson
 import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
@@ -317,7 +318,7 @@ def test_fast_json_writes_the_bytes_of_the_standard_library(slug):
 @pytest.mark.parametrize("slug", sorted(REGISTRY))
 async def test_a_snapshot_shares_its_log_with_the_one_before_and_its_views_are_a_fresh_decodes(slug):
     """Each seat's view projects only the log entries new since its last view at that table (`Snapshot.log_memo`,
-    `Game.decode_after`): with two tables played in turns, undos now and then, every seat's and the spectator's
+    `Game.canonical_after`): with two tables played in turns, undos now and then, every seat's and the spectator's
     view at every version is the view of the state decoded afresh, projected with no memo at all."""
     game = REGISTRY[slug]
     service = TablesService(create_async_engine("sqlite+aiosqlite://"), REGISTRY, is_postgres=False)
@@ -341,6 +342,8 @@ async def test_a_snapshot_shares_its_log_with_the_one_before_and_its_views_are_a
                 shared_entries += 1
             fresh = game.decode(params["state"])
             assert new.state == fresh
+            assert orjson.dumps(new.state) == orjson.dumps(fresh)  # the same key order too, at every depth
+            assert params["state"] == game.encode(new.state)  # what is written is the canonical text
             for s in [*range(new.players), None]:
                 assert service.client_view(new, s)["game"] == game.view(fresh, s, {})
             tables[n] = (new, holder)
