@@ -21,7 +21,8 @@ from ..web.limits import client_of, rate_limits
 router = APIRouter(prefix="/api", tags=["tables"], generate_unique_id_function=lambda route: route.name)
 
 
-def get_service(request: Request) -> TablesService:
+async def get_service(request: Request) -> TablesService:
+    # async: a plain function would be run on a worker thread at every request
     return request.app.state.service
 
 
