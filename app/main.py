@@ -164,11 +164,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     from .routes import api, ops, pages, ws
 
-    app.include_router(ops.router)
+    # FastAPI tries every route in order at every request (a few µs each): the routers that take the moves
+    # first, the operator's probes last.
     app.include_router(api.router)
     api.complete_openapi(app)
-    app.include_router(ws.router)
     app.include_router(pages.router)
+    app.include_router(ws.router)
+    app.include_router(ops.router)
 
     @app.get("/docs", include_in_schema=False)
     async def docs() -> Response:

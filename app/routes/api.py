@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, Query, Request
+from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -21,12 +21,9 @@ from ..web.limits import client_of, rate_limits
 router = APIRouter(prefix="/api", tags=["tables"], generate_unique_id_function=lambda route: route.name)
 
 
-async def get_service(request: Request) -> TablesService:
-    # async: a plain function would be run on a worker thread at every request
+def service_of(request: Request) -> TablesService:
+    # Not a FastAPI dependency: solving one, at every request, cost about a tenth of an HTTP move (issue #16).
     return request.app.state.service
-
-
-ServiceDep = Annotated[TablesService, Depends(get_service)]
 
 
 # Seat tokens, invite and spectator keys are `secrets.token_urlsafe` text: anything else is no credential.
@@ -220,6 +217,21 @@ def base_url(request: Request) -> str:
     return request.app.state.settings.public_url or str(request.base_url).rstrip("/")
 
 
+# The one write path first: FastAPI tries the routes in order at every request.
+@router.post("/tables/{table_id}/actions", response_model=Acted,
+             responses={**ERRORS, 409: {"model": Stale, "description": "Stale version (or the game is not on)"},
+                        422: {"model": Error, "description": "The rules refuse this action"}, **RATE_LIMITED},
+             summary="Submit an action (the one write path)")
+async def submit_action(table_id: str, body: SubmitAction, request: Request,
+                        authorization: AuthHeader = None) -> dict[str, Any]:
+    service = service_of(request)
+    credential = credential_from(request, authorization, None)
+    if credential:
+        await rate_limits(request).action(table_id, hash_token(credential))
+    version = await service.act(table_id, credential, body.version, body.action)
+    return {"version": version}
+
+
 @router.get("/games", response_model=list[GameInfo], summary="The games this server offers")
 async def list_games(request: Request) -> list[dict[str, Any]]:
     return [{"slug": slug, "title_en": g.title_en, "title_fr": g.title_fr, "title_it": g.title_it, "min_players": g.min_players,
@@ -229,7 +241,8 @@ async def list_games(request: Request) -> list[dict[str, Any]]:
 
 @router.post("/tables", status_code=201, response_model=CreatedTable, responses={**ERRORS, **RATE_LIMITED},
              summary="Create a table")
-async def create_table(body: CreateTable, request: Request, service: ServiceDep) -> dict[str, Any]:
+async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+    service = service_of(request)
     if sum(t is not None for t in (body.turn_minutes, body.turn_seconds, body.turn_timer)) > 1:
         raise BadRequest("Give the turn timer once: turn_minutes or turn_seconds.")
     if body.game not in request.app.state.games:
@@ -248,14 +261,16 @@ async def create_table(body: CreateTable, request: Request, service: ServiceDep)
 
 
 @router.get("/tables/{table_id}", response_model=TableInfo, responses=ERRORS, summary="A table's public facts")
-async def get_table(table_id: str, service: ServiceDep) -> dict[str, Any]:
+async def get_table(table_id: str, request: Request) -> dict[str, Any]:
+    service = service_of(request)
     return await service.summary(table_id)
 
 
 @router.post("/tables/{table_id}/join", status_code=201, response_model=Joined,
              responses={**ERRORS, 409: {"model": Error, "description": "The seat is taken or the table started"}},
              summary="Claim a seat with the invite key")
-async def join_table(table_id: str, body: JoinTable, request: Request, service: ServiceDep) -> dict[str, Any]:
+async def join_table(table_id: str, body: JoinTable, request: Request) -> dict[str, Any]:
+    service = service_of(request)
     seat, token = await service.join(table_id, body.invite, body.name, body.seat)
     snap = await service.current(table_id)
     return {"table": table_id, "seat": seat, "token": token, "version": snap.version,
@@ -265,8 +280,9 @@ async def join_table(table_id: str, body: JoinTable, request: Request, service: 
 @router.post("/tables/{table_id}/leave", response_model=Left,
              responses={**ERRORS, 409: {"model": Error, "description": "The game has started"}},
              summary="Give your seat back (before the start)")
-async def leave_table(table_id: str, request: Request, service: ServiceDep,
+async def leave_table(table_id: str, request: Request,
                       authorization: AuthHeader = None) -> dict[str, Any]:
+    service = service_of(request)
     version = await service.leave(table_id, credential_from(request, authorization, None))
     return {"version": version}
 
@@ -274,18 +290,20 @@ async def leave_table(table_id: str, request: Request, service: ServiceDep,
 @router.post("/tables/{table_id}/seat/leave", response_model=LeftGame,
              responses={**ERRORS, 409: {"model": Error, "description": "The game is over"}},
              summary="Leave your seat: before the start it is free again; once started, a bot plays it")
-async def leave_game(table_id: str, request: Request, service: ServiceDep,
+async def leave_game(table_id: str, request: Request,
                      authorization: AuthHeader = None) -> dict[str, Any]:
     """Once the game has started, the bot of the server's take-over level plays your seat until you take it
     back (`POST /api/tables/{id}/seat/reclaim`, or by opening your seat link)."""
+    service = service_of(request)
     return await bots.leave_game(service, table_id, credential_from(request, authorization, None),
                                  request.app.state.settings.takeover_level)
 
 
 @router.post("/tables/{table_id}/seat/reclaim", response_model=Reclaimed, responses=ERRORS,
              summary="Take your seat back from the bot that took it over")
-async def reclaim_seat(table_id: str, request: Request, service: ServiceDep,
+async def reclaim_seat(table_id: str, request: Request,
                        authorization: AuthHeader = None) -> dict[str, Any]:
+    service = service_of(request)
     return await bots.reclaim(service, table_id, credential_from(request, authorization, None))
 
 
@@ -295,12 +313,13 @@ async def reclaim_seat(table_id: str, request: Request, service: ServiceDep,
                                                              "connected or not disconnected long enough yet, or "
                                                              "a bot plays that seat already"}},
              summary="Propose that a bot plays the seat of a player disconnected on their turn")
-async def propose_bot(table_id: str, seat: int, request: Request, service: ServiceDep,
+async def propose_bot(table_id: str, seat: int, request: Request,
                       authorization: AuthHeader = None) -> dict[str, Any]:
     """Another seated player (not a spectator, not for their own seat) hands the seat to the bot of the
     server's take-over level once its player has been disconnected for `TABULA_ABSENT_SECONDS` while the
     game waits for them. The player takes it back with their token (`POST /api/tables/{id}/seat/reclaim`,
     or by opening their seat link)."""
+    service = service_of(request)
     settings = request.app.state.settings
     return await bots.take_absent_seat(service, table_id, credential_from(request, authorization, None), seat,
                                        settings.takeover_level, settings.absent_seconds)
@@ -308,29 +327,18 @@ async def propose_bot(table_id: str, seat: int, request: Request, service: Servi
 
 @router.get("/tables/{table_id}/view", response_model=ViewBody, responses=ERRORS,
             summary="Your view of the table (seat token or spectator key)")
-async def get_view(table_id: str, request: Request, service: ServiceDep, authorization: AuthHeader = None,
+async def get_view(table_id: str, request: Request, authorization: AuthHeader = None,
                    spectate: SpectateQuery = None) -> JSONResponse:
+    service = service_of(request)
     version, view = await service.view(table_id, credential_from(request, authorization, spectate))
     return JSONResponse({"version": version, "view": view})
 
 
-@router.post("/tables/{table_id}/actions", response_model=Acted,
-             responses={**ERRORS, 409: {"model": Stale, "description": "Stale version (or the game is not on)"},
-                        422: {"model": Error, "description": "The rules refuse this action"}, **RATE_LIMITED},
-             summary="Submit an action (the one write path)")
-async def submit_action(table_id: str, body: SubmitAction, request: Request, service: ServiceDep,
-                        authorization: AuthHeader = None) -> dict[str, Any]:
-    credential = credential_from(request, authorization, None)
-    if credential:
-        await rate_limits(request).action(table_id, hash_token(credential))
-    version = await service.act(table_id, credential, body.version, body.action)
-    return {"version": version}
-
-
 @router.get("/tables/{table_id}/log", responses=ERRORS,
             summary="The log as you may see it (everything, with the seed, once the game is over)")
-async def get_log(table_id: str, request: Request, service: ServiceDep, authorization: AuthHeader = None,
+async def get_log(table_id: str, request: Request, authorization: AuthHeader = None,
                   spectate: SpectateQuery = None) -> JSONResponse:
+    service = service_of(request)
     return JSONResponse(await service.log(table_id, credential_from(request, authorization, spectate)))
 
 
@@ -390,8 +398,9 @@ class OpenTable(BaseModel):
 
 
 @router.get("/open-tables", response_model=list[OpenTable], summary="The tables anyone may join or watch")
-async def list_open_tables(service: ServiceDep) -> list[dict[str, Any]]:
+async def list_open_tables(request: Request) -> list[dict[str, Any]]:
     """Public tables that allow spectators, waiting for players or in play; private tables never."""
+    service = service_of(request)
     return await service.open_tables()
 
 
@@ -485,8 +494,9 @@ async def get_replay(table_id: str, request: Request, authorization: AuthHeader 
 
 @router.get("/tables/{table_id}/record", responses={**ERRORS, 409: {"model": Error, "description": "Not finished"}},
             summary="A finished table's game record (seed, options, actions), as one JSON file")
-async def get_record(table_id: str, request: Request, service: ServiceDep, authorization: AuthHeader = None,
+async def get_record(table_id: str, request: Request, authorization: AuthHeader = None,
                      spectate: SpectateQuery = None) -> JSONResponse:
+    service = service_of(request)
     await service.identify(table_id, credential_from(request, authorization, spectate))
     return JSONResponse(await finished_record(service, table_id),
                         headers={"Content-Disposition": f'attachment; filename="tabula-{table_id}.json"'})
@@ -505,7 +515,8 @@ class RematchLink(BaseModel):
 
 @router.get("/tables/{table_id}/rematch", response_model=RematchLink, responses=ERRORS,
             summary="Where this finished table's players play again (404 until one of them starts the rematch)")
-async def get_rematch(table_id: str, service: ServiceDep) -> dict[str, Any]:
+async def get_rematch(table_id: str, request: Request) -> dict[str, Any]:
+    service = service_of(request)
     rematch_id = (await service.history(table_id))["row"].rematch_id
     if rematch_id is None:
         raise NotFound("Nobody has started a rematch of this table.")
@@ -515,7 +526,8 @@ async def get_rematch(table_id: str, service: ServiceDep) -> dict[str, Any]:
 @router.post("/tables/{table_id}/rematch", status_code=201, response_model=Rematched,
              responses={**ERRORS, 409: {"model": Error, "description": "Not finished, or you sat there already"}},
              summary="Play again: sits you at the rematch of your finished table (created by the first to ask)")
-async def post_rematch(table_id: str, request: Request, service: ServiceDep,
+async def post_rematch(table_id: str, request: Request,
                        authorization: AuthHeader = None) -> dict[str, Any]:
+    service = service_of(request)
     seated = await rematch.accept(service, table_id, credential_from(request, authorization, None))
     return {**seated, "seat_url": f"{base_url(request)}/t/{seated['table']}/seat/{seated['token']}"}

@@ -38,7 +38,7 @@ from ..services.tables import MAX_SPECTATOR_DELAY, Audit, TablesService, canonic
 from ..web.bodies import parse_json
 from ..web.limits import RateLimited, client_of, rate_limits
 from ..web.security import ADMIN_SESSION_SECONDS, admin_session, admin_session_valid, clip_echo
-from .api import base_url, finished_record, seat_cookie
+from .api import base_url, finished_record, seat_cookie, service_of
 
 router = APIRouter(include_in_schema=False)
 
@@ -48,10 +48,6 @@ SEAT_COOKIE_AGE = 180 * 24 * 3600
 
 
 # ---------------------------------------------------------------------------------------- helpers
-
-def _service(request: Request) -> TablesService:
-    return request.app.state.service
-
 
 def lang_of(request: Request) -> str:
     return pick_lang(request.cookies, request.headers, request.query_params.get("lang"))
@@ -102,6 +98,79 @@ def _local(path: str | None) -> str:
     return path
 
 
+# ------------------------------------------------------------------------------------------- moves
+# First of this router's routes: FastAPI tries them in order at every request, and a move is the request a
+# table's page makes most.
+
+@router.post("/t/{table_id}/act")
+async def act_form(request: Request, table_id: str) -> Response:
+    """An action from the table page: with htmx, the flash region comes back (the socket updates the page);
+    without JavaScript, a 303 back to the table (a refusal is shown there once)."""
+    form = await request.form()
+    lang = lang_of(request)
+    _ = translator(lang)
+    try:
+        version = int(str(form.get("version", "")))
+    except ValueError:
+        version = -1
+    try:
+        action = parse_json(str(form.get("action", "")))
+    except ValueError:
+        action = None
+    message = None
+    service = service_of(request)
+    token = request.cookies.get(seat_cookie(table_id))
+    if token:
+        await rate_limits(request).action(table_id, hash_token(token))
+    reason = None if form.get("confirmed") == "yes" else await _final_reason(service, table_id, token, action, lang)
+    if reason is not None and not _is_htmx(request):  # without JavaScript: a page that asks, then posts again
+        return _render(request, "table/confirm.html", lang=lang, table_id=table_id, reason=reason,
+                       version=version, action=str(form.get("action", "")))
+    if reason is not None:  # the page's script asks before it posts: a post it did not ask about is refused
+        return HTMLResponse(ENV.get_template("table/flash.html").render(
+            {"flash": _("Confirm first: ") + reason, **page_words(lang)}))
+    try:
+        await service.act(table_id, token, version, action)
+    except Illegal as e:  # the rules' refusal, in the reader's language (the game's own words)
+        message = service_message(e, lang)
+        if e.refusal is not None:
+            snap = await service.current(table_id)
+            code, args = e.refusal
+            message = service.game(snap.game).refusal_text(code, args, lang, list(snap.seat_names))
+    except ServiceError as e:
+        message = service_message(e, lang)
+        if e.status == 409 and "moved on" in e.message:
+            message = _("The table moved on before your move arrived: look again and replay if you still can.")
+    if _is_htmx(request):
+        html = ENV.get_template("table/flash.html").render({"flash": message, **page_words(lang)})
+        return HTMLResponse(html)
+    response = RedirectResponse(f"/t/{table_id}", status_code=303)
+    if message:
+        response.set_cookie(FLASH_COOKIE, quote(message), max_age=60, httponly=True, samesite="lax", path="/")
+    return response
+
+
+async def _final_reason(service: TablesService, table_id: str, token: str | None, action: Any,
+                        lang: str) -> str | None:
+    """Why this action of the seat cannot be taken back, in words, when its view marks it so (`confirm`,
+    parallel to `legal_actions`); None when it needs no confirmation or is not one of its legal actions (the
+    service then refuses it in its own words)."""
+    if not isinstance(action, dict):
+        return None
+    try:
+        snap = await service.current(table_id)
+        _version, view = await service.view(table_id, token)
+    except ServiceError:
+        return None
+    gview = view.get("game") or {}
+    wanted = canonical_action(action)
+    for legal, code in zip(gview.get("legal_actions", []), gview.get("confirm") or []):
+        if code and canonical_action(legal) == wanted:
+            return service.game(snap.game).confirmation_text(code, {}, lang, list(snap.seat_names))
+    return None
+
+
+
 # ------------------------------------------------------------------------------------------- lobby
 
 @router.get("/", response_class=HTMLResponse)
@@ -109,7 +178,7 @@ async def home(request: Request) -> HTMLResponse:
     served = _served(request)
     listed = [_game_card(slug, g) for slug, g in games.REGISTRY.items() if slug in served]
     mine = []
-    service = _service(request)
+    service = service_of(request)
     prefix = seat_cookie("")
     for name, token in list(request.cookies.items())[:40]:
         if not name.startswith(prefix):
@@ -132,7 +201,7 @@ async def _open_tables(request: Request) -> list[dict[str, Any]]:
     served = _served(request)
     return [{**t, "title_en": served[t["game"]].title_en, "title_fr": served[t["game"]].title_fr,
              "title_it": served[t["game"]].title_it}
-            for t in await _service(request).open_tables() if t["game"] in served]
+            for t in await service_of(request).open_tables() if t["game"] in served]
 
 
 @router.get("/tables/open", response_class=HTMLResponse)
@@ -217,7 +286,7 @@ async def new_table(request: Request) -> Response:
         table_options["spectators_allowed"] = True  # its creator watches it
     await rate_limits(request).table_created(request)
     try:
-        snap = await _service(request).create(slug, players, _options_from_form(game, form),
+        snap = await service_of(request).create(slug, players, _options_from_form(game, form),
                                               bots=seat_bots or None, **table_options)
     except ServiceError as e:
         return _problem(request, e)
@@ -227,7 +296,7 @@ async def new_table(request: Request) -> Response:
     if not name:
         return RedirectResponse(f"/t/{snap.id}/join?key={snap.invite_key}", status_code=303)
     try:
-        _seat, token = await _service(request).join(snap.id, snap.invite_key, name)
+        _seat, token = await service_of(request).join(snap.id, snap.invite_key, name)
     except ServiceError as e:
         return _problem(request, e)
     response = RedirectResponse(f"/t/{snap.id}", status_code=303)
@@ -239,7 +308,7 @@ async def new_table(request: Request) -> Response:
 
 @router.get("/t/{table_id}/join", response_class=HTMLResponse)
 async def join_page(request: Request, table_id: str, key: str = "") -> Response:
-    service = _service(request)
+    service = service_of(request)
     try:
         snap = await service.current(table_id)
         summary = await service.summary(table_id)
@@ -274,7 +343,7 @@ async def join_submit(request: Request, table_id: str) -> Response:
     form = await request.form()
     key, name = str(form.get("key", "")), str(form.get("name", ""))
     try:
-        _seat, token = await _service(request).join(table_id, key, name)
+        _seat, token = await service_of(request).join(table_id, key, name)
     except ServiceError as e:
         return _problem(request, e)
     response = RedirectResponse(f"/t/{table_id}", status_code=303)
@@ -286,14 +355,14 @@ async def join_submit(request: Request, table_id: str) -> Response:
 async def seat_link(request: Request, table_id: str, token: str) -> Response:
     """The personal seat link: sets this device's cookie, then shows the table."""
     try:
-        ident = await _service(request).identify(table_id, token)
+        ident = await service_of(request).identify(table_id, token)
     except ServiceError as e:
         return _problem(request, e)
     if ident.seat is None:
         return RedirectResponse(f"/t/{table_id}/watch?key={quote(token)}", status_code=303)
     # Returning through the seat link takes back a seat a bot took over (harmless when it is yours).
     try:
-        await bots.reclaim(_service(request), table_id, token)
+        await bots.reclaim(service_of(request), table_id, token)
     except ServiceError as e:
         return _problem(request, e)
     response = RedirectResponse(f"/t/{table_id}", status_code=303)
@@ -328,7 +397,7 @@ async def table_links(request_base: str, service: TablesService, table_id: str, 
 
 
 async def _table_page(request: Request, table_id: str, credential: str | None, spectator: bool) -> Response:
-    service = _service(request)
+    service = service_of(request)
     try:
         summary = await service.summary(table_id)
         if not credential and not spectator:
@@ -363,7 +432,7 @@ async def _table_page(request: Request, table_id: str, credential: str | None, s
 async def _open_page(request: Request, table_id: str, summary: dict[str, Any]) -> Response:
     """A plain table link without a seat: a public table offers to watch it (when it allows spectators) and
     to join it (while a seat is free); a private one only says whose links open it."""
-    snap = await _service(request).current(table_id)
+    snap = await service_of(request).current(table_id)
     free = summary["status"] == "lobby" and any(not s["taken"] for s in summary["seats"])
     return _render(request, "table/open.html", table=summary,
                    watch_url=None if snap.private else _spectator_url("", snap),
@@ -400,78 +469,10 @@ async def chat_form(request: Request, table_id: str) -> Response:
     return RedirectResponse(back, status_code=303)
 
 
-@router.post("/t/{table_id}/act")
-async def act_form(request: Request, table_id: str) -> Response:
-    """An action from the table page: with htmx, the flash region comes back (the socket updates the page);
-    without JavaScript, a 303 back to the table (a refusal is shown there once)."""
-    form = await request.form()
-    lang = lang_of(request)
-    _ = translator(lang)
-    try:
-        version = int(str(form.get("version", "")))
-    except ValueError:
-        version = -1
-    try:
-        action = parse_json(str(form.get("action", "")))
-    except ValueError:
-        action = None
-    message = None
-    service = _service(request)
-    token = request.cookies.get(seat_cookie(table_id))
-    if token:
-        await rate_limits(request).action(table_id, hash_token(token))
-    reason = None if form.get("confirmed") == "yes" else await _final_reason(service, table_id, token, action, lang)
-    if reason is not None and not _is_htmx(request):  # without JavaScript: a page that asks, then posts again
-        return _render(request, "table/confirm.html", lang=lang, table_id=table_id, reason=reason,
-                       version=version, action=str(form.get("action", "")))
-    if reason is not None:  # the page's script asks before it posts: a post it did not ask about is refused
-        return HTMLResponse(ENV.get_template("table/flash.html").render(
-            {"flash": _("Confirm first: ") + reason, **page_words(lang)}))
-    try:
-        await service.act(table_id, token, version, action)
-    except Illegal as e:  # the rules' refusal, in the reader's language (the game's own words)
-        message = service_message(e, lang)
-        if e.refusal is not None:
-            snap = await service.current(table_id)
-            code, args = e.refusal
-            message = service.game(snap.game).refusal_text(code, args, lang, list(snap.seat_names))
-    except ServiceError as e:
-        message = service_message(e, lang)
-        if e.status == 409 and "moved on" in e.message:
-            message = _("The table moved on before your move arrived: look again and replay if you still can.")
-    if _is_htmx(request):
-        html = ENV.get_template("table/flash.html").render({"flash": message, **page_words(lang)})
-        return HTMLResponse(html)
-    response = RedirectResponse(f"/t/{table_id}", status_code=303)
-    if message:
-        response.set_cookie(FLASH_COOKIE, quote(message), max_age=60, httponly=True, samesite="lax", path="/")
-    return response
-
-
-async def _final_reason(service: TablesService, table_id: str, token: str | None, action: Any,
-                        lang: str) -> str | None:
-    """Why this action of the seat cannot be taken back, in words, when its view marks it so (`confirm`,
-    parallel to `legal_actions`); None when it needs no confirmation or is not one of its legal actions (the
-    service then refuses it in its own words)."""
-    if not isinstance(action, dict):
-        return None
-    try:
-        snap = await service.current(table_id)
-        _version, view = await service.view(table_id, token)
-    except ServiceError:
-        return None
-    gview = view.get("game") or {}
-    wanted = canonical_action(action)
-    for legal, code in zip(gview.get("legal_actions", []), gview.get("confirm") or []):
-        if code and canonical_action(legal) == wanted:
-            return service.game(snap.game).confirmation_text(code, {}, lang, list(snap.seat_names))
-    return None
-
-
 @router.post("/t/{table_id}/leave")
 async def leave_form(request: Request, table_id: str) -> Response:
     try:
-        await _service(request).leave(table_id, request.cookies.get(seat_cookie(table_id)))
+        await service_of(request).leave(table_id, request.cookies.get(seat_cookie(table_id)))
     except ServiceError as e:
         return _problem(request, e)
     response = RedirectResponse("/", status_code=303)
@@ -492,7 +493,7 @@ async def leave_game_form(request: Request, table_id: str) -> Response:
         response.set_cookie(FLASH_COOKIE, quote(message), max_age=60, httponly=True, samesite="lax", path="/")
         return response
     try:
-        result = await bots.leave_game(_service(request), table_id, request.cookies.get(seat_cookie(table_id)),
+        result = await bots.leave_game(service_of(request), table_id, request.cookies.get(seat_cookie(table_id)),
                                        request.app.state.settings.takeover_level)
     except ServiceError as e:
         return _problem(request, e)
@@ -513,7 +514,7 @@ async def absent_seat_form(request: Request, table_id: str, seat: int) -> Respon
     _ = translator(lang)
     settings = request.app.state.settings
     try:
-        await bots.take_absent_seat(_service(request), table_id, request.cookies.get(seat_cookie(table_id)), seat,
+        await bots.take_absent_seat(service_of(request), table_id, request.cookies.get(seat_cookie(table_id)), seat,
                                     settings.takeover_level, settings.absent_seconds)
     except ServiceError as e:
         return _problem(request, e)
@@ -593,7 +594,7 @@ async def admin_page(request: Request) -> Response:
     who = _admin(request)
     if isinstance(who, Response):
         return who
-    service = _service(request)
+    service = service_of(request)
     settings = request.app.state.settings
     return _render(request, "admin.html", tables=await service.listing(), games=_served(request),
                    stale=await request.app.state.cleanup.preview(), figures=await observability.figures(request.app),
@@ -619,7 +620,7 @@ async def _admin_act(request: Request, action: str, do: Callable[[str], Awaitabl
 async def admin_watch(request: Request, table_id: str) -> Response:
     """Opens any table as a spectator, a private one too (the look is audited)."""
     async def watch(who: str) -> Response:
-        key = await _service(request).admin_spectator_key(table_id, Audit(who, "spectate", table_id))
+        key = await service_of(request).admin_spectator_key(table_id, Audit(who, "spectate", table_id))
         return RedirectResponse(f"/t/{table_id}/watch?key={quote(key)}", status_code=303)
 
     return await _admin_act(request, "spectate", watch)
@@ -629,7 +630,7 @@ async def admin_watch(request: Request, table_id: str) -> Response:
 async def admin_end(request: Request, table_id: str) -> Response:
     """Ends a game in play as abandoned (no scores)."""
     async def end(who: str) -> None:
-        await _service(request).admin_end(table_id, Audit(who, "end", table_id, "ended as abandoned"))
+        await service_of(request).admin_end(table_id, Audit(who, "end", table_id, "ended as abandoned"))
 
     return await _admin_act(request, "end", end)
 
@@ -643,7 +644,7 @@ async def admin_remove(request: Request, table_id: str, seat: int) -> Response:
         return _message(request, 400, "There is no such bot level.")
 
     async def remove(who: str) -> None:
-        await _service(request).admin_remove(table_id, seat, level, Audit(
+        await service_of(request).admin_remove(table_id, seat, level, Audit(
             who, "remove", table_id, f"seat {seat} given to the {level} bot"))
 
     return await _admin_act(request, "remove", remove)
@@ -656,7 +657,7 @@ async def admin_chat(request: Request, table_id: str) -> Response:
     if isinstance(who, Response):
         return who
     try:
-        summary = await _service(request).summary(table_id)
+        summary = await service_of(request).summary(table_id)
         chat = await request.app.state.chat.moderation(table_id)
     except ServiceError as e:
         return _problem(request, e)
@@ -700,7 +701,7 @@ async def admin_cleanup(request: Request) -> Response:
     """Runs the stale-table clean-up now."""
     async def clean(who: str) -> None:
         done = await request.app.state.cleanup.run()
-        await _service(request).write_audit(Audit(
+        await service_of(request).write_audit(Audit(
             who, "cleanup", None, f"{done['expired']} waiting table(s) deleted, "
                                   f"{done['abandoned']} game(s) abandoned"))
 
@@ -743,7 +744,7 @@ async def replay_page(request: Request, table_id: str, key: str = "") -> Respons
     """The replay viewer: one step of the game drawn by the live page's board templates, with the step's log
     lines beside it; first / previous / next / last links and a slider (a form: it works without JavaScript;
     static/replay.js adds the arrow keys). Seats come with their cookie, spectators with the spectator key."""
-    service = _service(request)
+    service = service_of(request)
     credential = key or request.cookies.get(seat_cookie(table_id))
     query = request.query_params
     try:
@@ -778,7 +779,7 @@ def replay_context(body: dict[str, Any], game: games.Game, lang: str, key: str) 
 @router.get("/t/{table_id}/record")
 async def record_download(request: Request, table_id: str, key: str = "") -> Response:
     """A finished table's game record (app/services/records.py) as one JSON file, for seats and spectators."""
-    service = _service(request)
+    service = service_of(request)
     try:
         await service.identify(table_id, key or request.cookies.get(seat_cookie(table_id)))
         record = await finished_record(service, table_id)
@@ -792,7 +793,7 @@ async def record_download(request: Request, table_id: str, key: str = "") -> Res
 async def rematch_form(request: Request, table_id: str) -> Response:
     """Rematch from the end screen: the player is seated at the rematch (created if they are the first) and their
     seat cookie moves to it."""
-    service = _service(request)
+    service = service_of(request)
     try:
         rematch_id = (await service.history(table_id))["row"].rematch_id
         if rematch_id and request.cookies.get(seat_cookie(rematch_id)):  # seated there already: go there
