@@ -180,9 +180,10 @@ def unchanged(reads: frozenset[tuple[str, str]], old: dict[str, dict[str, Any]],
                 return False
             continue
         if type(key) is tuple:  # an item of a list, or its length (TrackedList)
-            if _item(a.get(key[0], _MISSING), key[1]) != _item(b.get(key[0], _MISSING), key[1]):
-                return False
-        elif a.get(key, _MISSING) != b.get(key, _MISSING):
+            x, y = _item(a.get(key[0], _MISSING), key[1]), _item(b.get(key[0], _MISSING), key[1])
+        else:
+            x, y = a.get(key, _MISSING), b.get(key, _MISSING)
+        if x is not y and x != y:  # (half the values are the same objects: `!=` would still walk a list)
             return False
     return True
 

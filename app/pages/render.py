@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, Template, pass_context, select_autoescape
+from jinja2 import Environment, FileSystemLoader, Template, meta, nodes, pass_context, select_autoescape
+from jinja2.runtime import Macro
 from jinja2.runtime import Context, missing
 from markupsafe import Markup, escape
 
@@ -500,6 +501,45 @@ def spectating(ctx: Context) -> bool:
 
 
 ENV.globals["spectating"] = spectating
+
+
+# The names a macro drawn once per language may use besides its arguments: the game's presenter (pure
+# functions of their arguments) and the reader's words.
+PURE_NAMES = frozenset({"P", "words", "lang"})
+DRAWN_MAX = 20_000  # drawings kept (a few thousand cards and tiles in each language in all)
+_drawn: dict[tuple[Any, ...], Markup] = {}
+
+
+@pass_context
+def drawn(ctx: Context, macro: Macro, *args: Any, **kwargs: Any) -> Markup:
+    """`macro(*args, **kwargs)`, drawn once per language and arguments for every page and reader: a card or a
+    tile, drawn dozens of times a page. Only for a macro that uses nothing but its arguments and `PURE_NAMES`
+    (checked in its source the first time: anything else fails loudly), so that what it draws reads nothing
+    of the view a region would have to record."""
+    code = macro._func.__code__
+    key = (code, ctx["lang"], args, tuple(sorted(kwargs.items())) if kwargs else ())
+    html = _drawn.get(key)
+    if html is None:
+        _check_pure(code.co_filename, macro.name)
+        html = macro(*args, **kwargs)
+        if len(_drawn) >= DRAWN_MAX:
+            _drawn.clear()
+        _drawn[key] = html
+    return html
+
+
+@cache
+def _check_pure(filename: str, name: str) -> None:
+    with open(filename, encoding="utf-8") as source:
+        found = [node for node in ENV.parse(source.read()).find_all(nodes.Macro) if node.name == name]
+    template = nodes.Template(found)
+    template.set_environment(ENV)
+    used = meta.find_undeclared_variables(template)
+    if len(found) != 1 or not used <= PURE_NAMES:
+        raise TypeError(f"the macro {name} of {filename} uses {sorted(used - PURE_NAMES)}: it cannot be drawn once")
+
+
+ENV.globals["drawn"] = drawn
 
 
 @dataclass(frozen=True)

@@ -299,11 +299,17 @@ def points(view: dict[str, Any]) -> list[int]:
     n = view["players"]
     most_provinces = max(len(p) for p in view["provinces"])
     most_patricians = max(len(p) for p in view["patricians"])
-    out = []
-    for s in range(n):
-        provinces, patricians = view["provinces"][s], view["patricians"][s]
-        cards = view["own_senate"] if s == view["seat"] else []
-        lines = score_lines(provinces, patricians, cards, view["fortuna_kept"][s], view["chips"][s],
-                            best_assignment(provinces, patricians, cards), most_provinces, most_patricians)
-        out.append(sum(line["points"] for line in lines))
-    return out
+    return [_points(tuple(view["provinces"][s]), tuple(view["patricians"][s]),
+                    tuple(view["own_senate"]) if s == view["seat"] else (), tuple(view["fortuna_kept"][s]),
+                    view["chips"][s], most_provinces, most_patricians) for s in range(n)]
+
+
+# Every reader's page asks for every seat's points at nearly every action, for holdings that change a few
+# times a game: each counted once. Bounded by entries (a few short tuples each).
+@lru_cache(maxsize=4096)
+def _points(provinces: tuple[str, ...], patricians: tuple[str, ...], cards: tuple[str, ...],
+            fortuna: tuple[int, ...], chips: int, most_provinces: int, most_patricians: int) -> int:
+    lines = score_lines(list(provinces), list(patricians), list(cards), list(fortuna), chips,
+                        best_assignment(list(provinces), list(patricians), list(cards)), most_provinces,
+                        most_patricians)
+    return sum(line["points"] for line in lines)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from games.core import State, fill, score_line
@@ -47,7 +48,12 @@ def points(view: dict[str, Any]) -> list[int]:
     """The running score a view shows: the lines of `seat_lines` its reader can know (the missions once
     they are shown, at the end)."""
     missions = view["missions"] or [None, None]
-    return [sum(line["points"] for line in seat_lines(view["won"][p], missions[p])) for p in (0, 1)]
+    return [_points(tuple(view["won"][p]), missions[p]) for p in (0, 1)]
+
+
+@lru_cache(maxsize=1024)  # every reader's page asks at nearly every action; a few hundred holdings in all
+def _points(won: tuple[int, ...], mission: str | None) -> int:
+    return sum(line["points"] for line in seat_lines(list(won), mission))
 
 
 def score(state: State) -> dict[str, Any]:

@@ -315,3 +315,35 @@ async def test_the_macros_are_made_once_per_render_of_a_page_not_once_per_region
         await conn.synced(1, client_view(game, state, seat))
         importers = [name for name in set(made) if made.count(name) > 1]
         assert "table/macros.html" in made and not importers, (seat, sorted(made))
+
+
+def test_a_card_is_drawn_once_per_language_and_a_macro_reading_more_than_its_arguments_is_refused(tmp_path):
+    """`drawn(macro, ...)` (a card, a tile) draws once per language and arguments what the macro draws, for every
+    page and reader; a macro that uses anything but its arguments, the presenter and the words (here the seats'
+    names) would be drawn stale for another reader, and is refused the first time."""
+    from jinja2 import FileSystemLoader
+
+    from app.pages.render import ENV
+
+    (tmp_path / "cards.html").write_text('{% macro card(v, extra="") %}<b class="{{ extra }}">{{ P.face(v) }}'
+                                         '{{ _("Hand") }}</b>{% endmacro %}'
+                                         '{% macro named(seat) %}<b>{{ names[seat] }}</b>{% endmacro %}')
+    env = ENV.overlay(loader=FileSystemLoader(str(tmp_path)))
+    page = env.from_string('{% import "cards.html" as c with context %}'
+                           '{{ drawn(c.card, 1) }}{{ drawn(c.card, 2, extra="sm") }}{{ drawn(c.card, 1) }}')
+
+    class Presenter:
+        faces = 0
+
+        def face(self, v):
+            self.faces += 1
+            return f"[{v}]"
+
+    presenter = Presenter()
+    drawing = '<b class="">[1]{hand}</b><b class="sm">[2]{hand}</b><b class="">[1]{hand}</b>'
+    assert page.render(P=presenter, lang="en") == drawing.format(hand="Hand")
+    assert page.render(P=presenter, lang="en") == drawing.format(hand="Hand") and presenter.faces == 2
+    assert page.render(P=presenter, lang="fr") == drawing.format(hand="Main") and presenter.faces == 4
+    named = env.from_string('{% import "cards.html" as c with context %}{{ drawn(c.named, 0) }}')
+    with pytest.raises(TypeError, match="names"):
+        named.render(names=["A"], lang="en")
