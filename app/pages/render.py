@@ -24,8 +24,7 @@ from functools import cache
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, Template, meta, nodes, pass_context, select_autoescape
-from jinja2.runtime import Macro
-from jinja2.runtime import Context, missing
+from jinja2.runtime import Context, Macro, missing
 from markupsafe import Markup, escape
 
 from games.core import Game
@@ -536,7 +535,8 @@ def _check_pure(filename: str, name: str) -> None:
     template.set_environment(ENV)
     used = meta.find_undeclared_variables(template)
     if len(found) != 1 or not used <= PURE_NAMES:
-        raise TypeError(f"the macro {name} of {filename} uses {sorted(used - PURE_NAMES)}: it cannot be drawn once")
+        raise TypeError(f"the macro {name} of {filename} uses {sorted(used - PURE_NAMES)}: it cannot be drawn once "
+                        "for every reader")
 
 
 ENV.globals["drawn"] = drawn
