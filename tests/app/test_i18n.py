@@ -102,6 +102,19 @@ def test_one_environment_renders_each_language_in_its_own_render():
     assert [template.render(lang=lang) for lang in LANGS] == ["Rules|a", "Règles|b", "Regole|c"]
 
 
+def test_the_templates_words_are_jinjas_own_gettext_looked_up_once():
+    """`_()` (app/i18n.py `_quick_gettext`) gives what Jinja's newstyle `gettext` gives, with places and without,
+    the values escaped and "%%" a percent sign, in every language."""
+    calls = ["_('Rules')", "_('Select your card %(card)s', card=v)", "_('your face-down %(card)s', card=v)",
+             "_('%(influence)s influence and %(action)s action cards in hand', influence=v, action=2)"]
+    for call in calls:
+        quick = ENV.from_string("{{ " + call + " }}")
+        jinjas = ENV.from_string("{{ " + call.replace("_(", "gettext(", 1) + " }}")
+        for lang in LANGS:
+            for value in ("7", "<b>&'\"", 3):
+                assert quick.render(lang=lang, v=value) == jinjas.render(lang=lang, v=value), (call, lang, value)
+
+
 @pytest.mark.parametrize("lang", CATALOGS)
 def test_no_translation_brings_markup_its_msgid_has_not(used, lang):
     """A template's translation is markup (Jinja's newstyle gettext escapes only the values put into it), so a
