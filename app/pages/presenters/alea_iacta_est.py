@@ -38,16 +38,23 @@ class AleaPresenter(Presenter):
         return self.DIE_CSS[al_cards.DIE_COLOURS[seat % len(al_cards.DIE_COLOURS)]]
 
     def die(self, value: int, seat: int | None, size: int = 34, extra: str = "") -> Markup:
-        """A die as an inline SVG in the seat's colour (pips drawn, value also in the title)."""
+        """A die as an inline SVG in the seat's colour (value also in the label): the face `value` of the page's
+        drawing of the six faces (`faces`), coloured by the custom properties --die and --pip."""
         fill = self.colour(seat) if seat is not None else "#f4efe4"
         pip = "#fff" if seat is not None and al_cards.DIE_COLOURS[seat % 5] not in ("yellow",) else "#2b2118"
-        if seat is None:
-            pip = "#2b2118"
-        circles = "".join(f'<circle cx="{x}" cy="{y}" r="9" fill="{pip}"/>' for x, y in self.PIPS[value])
         return Markup(
             f'<svg class="die {extra}" viewBox="0 0 100 100" width="{size}" height="{size}" role="img" '
-            f'aria-label="{value}"><rect x="4" y="4" width="92" height="92" rx="18" fill="{fill}" '
-            f'stroke="#2b2118" stroke-width="4"/>{circles}</svg>')
+            f'aria-label="{value}" style="--die: {fill}; --pip: {pip}"><use href="#al-die-{value}"/></svg>')
+
+    def faces(self) -> Markup:
+        """The six faces of a die, drawn once in the page (board.html) for every die of it (`die`): a page
+        shows dozens, and each change of one sends it again."""
+        symbols = "".join(
+            f'<symbol id="al-die-{value}" viewBox="0 0 100 100"><rect class="die-face" x="4" y="4" width="92" '
+            f'height="92" rx="18" stroke="#2b2118" stroke-width="4"/>'
+            + "".join(f'<circle class="die-pip" cx="{x}" cy="{y}" r="9"/>' for x, y in pips) + "</symbol>"
+            for value, pips in self.PIPS.items())
+        return Markup(f'<svg class="sprites" width="0" height="0" aria-hidden="true">{symbols}</svg>')
 
     @staticmethod
     def building(key: str) -> str:
