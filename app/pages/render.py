@@ -199,8 +199,11 @@ def context(page: PageState, previous: "Rendered | None" = None, shared: "Shared
     before = None
     if previous is not None and "log" in previous.derived and previous.parts["g"] is not None:
         before = (previous.parts["g"]["log"], previous.derived["log"][0])
-    lines = derive("log", lambda: log_lines(page.game, gview["log"] if gview else [], page.lang, names, before),
-                   "names")
+    # The lines of one change's new entries are put in words once for all its readers (their views hold the
+    # same entries: `Game.visible_log`), and so kept once by the table's sockets, not once each.
+    made = None if shared is None else shared.setdefault(("lines", tuple(names)), {})
+    lines = derive("log", lambda: log_lines(page.game, gview["log"] if gview else [], page.lang, names, before,
+                                            made), "names")
     derive("log_count", lambda: len(gview["log"]) if gview else 0)  # for the log's growth (log_growth)
     my_turn = bool(gview) and me is not None and me in to_act and not finished
     title = _.pick(page, "title")
@@ -258,11 +261,13 @@ LOG_REGION = "tb-log"  # the log's region (table/log.html); its lines, newest fi
 
 
 def log_lines(game: Game, entries: list[dict[str, Any]], lang: str, names: list[str],
-              before: tuple[list[dict[str, Any]], list[Markup]] | None = None) -> list[Markup]:
+              before: tuple[list[dict[str, Any]], list[Markup]] | None = None,
+              made: dict[tuple[int, int], tuple[dict[str, Any], Markup]] | None = None) -> list[Markup]:
     """The seat's visible log as the page's lines (HTML), newest first: each the `n`th entry of the log, put
     in words, with the id `tb-log-n` (a later change may remove it) and, when it tells seat s's own move,
     `data-own="s"`. `before`: the entries and lines of an earlier render for the same reader; a log only
-    grows, so only the entries added since are put in words."""
+    grows, so only the entries added since are put in words. `made`: the lines other readers of the same
+    change made (in the same language, with the same names), by entry and number; this call adds its own."""
     start = 0
     lines: list[Markup] = []
     if before is not None and len(before[0]) <= len(entries) and entries[:len(before[0])] == before[0]:
@@ -270,6 +275,10 @@ def log_lines(game: Game, entries: list[dict[str, Any]], lang: str, names: list[
     fresh = []
     for number in range(len(entries), max(start, len(entries) - LOG_LINES), -1):
         entry = entries[number - 1]
+        other = None if made is None else made.get((id(entry), number))
+        if other is not None and other[0] is entry:
+            fresh.append(other[1])
+            continue
         try:
             words = game.render_log(entry, lang, names)
         except Exception:  # a log line that does not render must not break the page
@@ -281,6 +290,8 @@ def log_lines(game: Game, entries: list[dict[str, Any]], lang: str, names: list[
         mark = f' data-own="{escape(own)}"' if own is not None and entry["args"].get("seat") == own else ""
         # (what Markup.format gives, without its formatter: a third of a millisecond a line)
         fresh.append(Markup(f'<li id="{LOG_REGION}-{number}"{mark}>{escape(words)}</li>'))
+        if made is not None:
+            made[(id(entry), number)] = (entry, fresh[-1])
     return (fresh + lines)[:LOG_LINES]
 
 

@@ -32,6 +32,7 @@ Seat = int
 # Keys the core adds to every view; a game's own view part may not use them.
 CORE_VIEW_KEYS = ("game", "seat", "players", "to_act", "legal_actions", "confirm", "finished", "outcome", "log")
 _CORE_VIEW_KEYS = frozenset(CORE_VIEW_KEYS)
+PROJECTED = "projected"  # the key, in a log memo of `Game.visible_log`, of the entries' projections
 
 # Taking back one's own last step (see `Game.apply`): an ordinary legal action, offered by the core.
 UNDO: dict[str, Any] = {"type": "undo"}
@@ -425,6 +426,9 @@ class Game:
         a new state keeps its predecessor's entries (the same objects, never changed once written), so only
         the entries past that prefix are new. Like the state's entries, the view's are shared (between the
         views of one seat) and never changed once built: the list is the caller's, its items are not.
+        An entry's projection is the same for every seat that sees it, so it is built once for all of them
+        (`memos[PROJECTED]`, by the entry's place in the log): the seats' lists hold the same objects, which a
+        page compares, across its readers, by identity instead of entry by entry, and a table keeps one copy.
         `memos`: where to remember them, e.g. one dict per table on a server of many tables (by default, one
         per game, which only a single game played on and on hits)."""
         memos = self._log_memo if memos is None else memos
@@ -434,15 +438,24 @@ class Game:
             seen, projected = memo  # never mutated once stored
             if len(seen) <= len(entries) and all(map(operator.is_, seen, entries)):
                 start, shown = len(seen), projected
+        built = memos.setdefault(PROJECTED, [])  # (entry, its projection), by place in the log
         fresh = []
-        for e in entries[start:] if start else entries:
+        for place in range(start, len(entries)):
+            e = entries[place]
+            if place < len(built) and built[place][0] is e:
+                projection = built[place][1]
+            else:
+                projection = ({"key": e["key"], "args": e["args"], "by": e["by"]} if "by" in e
+                              else {"key": e["key"], "args": e["args"]})
+                if place <= len(built):  # (past the end when this seat's last view was further on)
+                    del built[place:]  # what was there is another log's, or undone
+                    built.append((e, projection))
             if "to" in e:
                 if seat is None or seat not in e["to"]:
                     continue
             elif "hide" in e and seat is not None and seat in e["hide"]:
                 continue
-            fresh.append({"key": e["key"], "args": e["args"], "by": e["by"]} if "by" in e
-                         else {"key": e["key"], "args": e["args"]})
+            fresh.append(projection)
         projected = [*shown, *fresh] if shown else fresh
         memos[seat] = (list(entries), projected)
         return list(projected)

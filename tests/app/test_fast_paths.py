@@ -319,7 +319,8 @@ def test_fast_json_writes_the_bytes_of_the_standard_library(slug):
 async def test_a_snapshot_shares_its_log_with_the_one_before_and_its_views_are_a_fresh_decodes(slug):
     """Each seat's view projects only the log entries new since its last view at that table (`Snapshot.log_memo`,
     `Game.canonical_after`): with two tables played in turns, undos now and then, every seat's and the spectator's
-    view at every version is the view of the state decoded afresh, projected with no memo at all."""
+    view at every version is the view of the state decoded afresh, projected with no memo at all; and the seats'
+    views hold one projection of each entry between them, not one each."""
     game = REGISTRY[slug]
     service = TablesService(create_async_engine("sqlite+aiosqlite://"), REGISTRY, is_postgres=False)
     tables = []
@@ -344,8 +345,13 @@ async def test_a_snapshot_shares_its_log_with_the_one_before_and_its_views_are_a
             assert new.state == fresh
             assert orjson.dumps(new.state) == orjson.dumps(fresh)  # the same key order too, at every depth
             assert params["state"] == game.encode(new.state)  # what is written is the canonical text
+            projections = set()
             for s in [*range(new.players), None]:
-                assert service.client_view(new, s)["game"] == game.view(fresh, s, {})
+                view = service.client_view(new, s)["game"]
+                assert view == game.view(fresh, s, {})
+                projections |= {id(entry) for entry in view["log"]}
+            # an entry seen by many seats is one object in all their views
+            assert len(projections) <= len(new.state["log"])
             tables[n] = (new, holder)
         tables = [(snap, holder) for snap, holder in tables if not game.finished(snap.state)]
     assert shared_entries > 0
