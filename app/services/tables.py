@@ -133,8 +133,9 @@ class Snapshot:
     views: dict[int | None, dict[str, Any]] = field(default_factory=dict)
     # Each seat's last visible log at this table (`Game.visible_log`), handed from each snapshot to the next
     # by `_apply`: a seat's view projects only the log entries new since its last view. It lives and dies with
-    # the table's snapshot in the cache; per seat, one list of the log's entries and one of the seat's own
-    # (the same objects as in the views), and the entries' projections, made once for every seat: a few kB.
+    # the table's snapshot in the cache; per seat, the log it last saw (the state's own list) and the list of
+    # its visible entries (the same objects as in the views), and the entries' projections, made once for
+    # every seat: a few kB.
     log_memo: dict[int | None, Any] = field(default_factory=dict, repr=False)
 
 

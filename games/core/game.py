@@ -15,6 +15,7 @@ import operator
 import pickle
 import string
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any, Callable, ClassVar, Iterable
 
 import orjson
@@ -276,8 +277,9 @@ class Game:
     move_weights: ClassVar[dict[str, float]] = {}
     # The last (state, seat, moves) that legal_actions computed (see there).
     _last_moves: tuple[Any, Any, list[Action]] = (None, None, [])
-    # The last log each seat saw and its visible entries (see `visible_log`), when the caller keeps none of its own.
-    _log_memo: dict[Seat | None, tuple[list[dict[str, Any]], list[dict[str, Any]]]]
+    # The last log each seat saw, its length then, and its visible entries; and the entries' projections
+    # (`PROJECTED`). See `visible_log`; used when the caller keeps no memo of its own.
+    _log_memo: dict[Any, Any]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -435,9 +437,12 @@ class Game:
         memo = memos.get(seat)
         start, shown = 0, []
         if memo is not None:
-            seen, projected = memo  # never mutated once stored
-            if len(seen) <= len(entries) and all(map(operator.is_, seen, entries)):
-                start, shown = len(seen), projected
+            # The log last seen, by reference: a state's log only ever grows in place (an engine appends to the
+            # new state's own list), so its first `count` entries are what this seat saw. Not a copy: one list
+            # for every seat, instead of a copy of the whole log per seat and action for the collector to walk.
+            seen, count, projected = memo
+            if count <= len(entries) and (seen is entries or all(map(operator.is_, islice(seen, count), entries))):
+                start, shown = count, projected
         built = memos.setdefault(PROJECTED, [])  # (entry, its projection), by place in the log
         fresh = []
         for place in range(start, len(entries)):
@@ -457,7 +462,7 @@ class Game:
                 continue
             fresh.append(projection)
         projected = [*shown, *fresh] if shown else fresh
-        memos[seat] = (list(entries), projected)
+        memos[seat] = (entries, len(entries), projected)
         return list(projected)
 
     def outcome(self, state: State) -> dict[str, Any] | None:

@@ -11,22 +11,29 @@ from the text the database gets), and the engines' own log memo is emptied befor
 actions empty it on a server of many tables.
 
     .venv/bin/python tests/bench/page_road.py [GAMES_PER_KIND]
+    .venv/bin/python tests/bench/page_road.py --tables N [ACTIONS]   # N tables at once (default 3000 actions)
+
+With `--tables`, N tables of the games in turn are in play at once, one action at each in turn, and the cycle
+collector is set as the server sets it: it prints the CPU per action and the part of it the collector took.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import sys
 import time
 import zlib
+from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from sqlalchemy.ext.asyncio import create_async_engine  # noqa: E402
 
-from app.realtime.hub import Channel  # noqa: E402
+from app.realtime.hub import GC_THRESHOLDS, Channel  # noqa: E402
 from app.services.tables import Snapshot, TablesService  # noqa: E402
 from games import REGISTRY  # noqa: E402
 from games.core import rng  # noqa: E402
@@ -63,8 +70,19 @@ def html_connection(socket, snap: Snapshot, seat, service: TablesService):
                           presence={"connected": list(range(snap.players)), "spectators": 1})
 
 
-async def play(service: TablesService, slug: str, players: int, seed: int) -> tuple[list[float], int, int]:
-    """(the CPU time of each action, the bytes sent, the bytes on the wire)."""
+@dataclass
+class Table:
+    """A table in play on the page road: its snapshot, its channel with every seat's and a spectator's page
+    socket, and the random policy's state."""
+
+    game: Any
+    snap: Snapshot
+    channel: Channel
+    sockets: list[CountingSocket]
+    holder: dict[str, Any]
+
+
+async def open_table(service: TablesService, slug: str, players: int, seed: int) -> Table:
     game = REGISTRY[slug]
     state = game.decode(game.encode(game.setup(players, seed, {})))
     snap = Snapshot(id=f"T{seed}", game=slug, players=players, options={}, status="playing", version=1, state=state,
@@ -79,16 +97,64 @@ async def play(service: TablesService, slug: str, players: int, seed: int) -> tu
         conn = html_connection(socket, snap, seat, service)
         await conn.synced(snap.version, service.client_view(snap, seat))
         channel.conns.setdefault(seat, set()).add(conn)
-    holder = {"rng": rng.seed_state(seed)}
+    return Table(game, snap, channel, sockets, {"rng": rng.seed_state(seed)})
+
+
+async def step(service: TablesService, table: Table) -> float:
+    """One random action at the table; the CPU time of its page road."""
+    seat, action = random_step(table.game, table.snap.state, table.holder)
+    table.snap, _ = service._apply(table.snap, seat, action)
+    type(table.game)._log_memo.clear()
+    started = time.process_time()
+    await table.channel._advance_to(table.snap)
+    return time.process_time() - started
+
+
+async def play(service: TablesService, slug: str, players: int, seed: int) -> tuple[list[float], int, int]:
+    """(the CPU time of each action, the bytes sent, the bytes on the wire)."""
+    table = await open_table(service, slug, players, seed)
     cpu = []
-    while not game.finished(snap.state):
-        seat, action = random_step(game, snap.state, holder)
-        snap, _ = service._apply(snap, seat, action)
-        type(game)._log_memo.clear()
-        started = time.process_time()
-        await channel._advance_to(snap)
-        cpu.append(time.process_time() - started)
-    return cpu, sum(s.bytes for s in sockets), sum(s.wire for s in sockets)
+    while not table.game.finished(table.snap.state):
+        cpu.append(await step(service, table))
+    return cpu, sum(s.bytes for s in table.sockets), sum(s.wire for s in table.sockets)
+
+
+async def many(service: TablesService, count: int, actions: int) -> None:
+    """`count` tables at once, the games and player counts in turn, one action at each in turn (a new table
+    where a game ended), with the cycle collector set as the server sets it: what a server of many tables
+    pays per action, the collector's rounds included (they walk what every table holds)."""
+    kinds = [(slug, players) for slug, game in REGISTRY.items() for players in (game.min_players, game.max_players)]
+    tables = [await open_table(service, *kinds[n % len(kinds)], 100 + n) for n in range(count)]
+    paused = [0.0, 0.0, 0.0]
+    rounds = [0, 0, 0]
+    began = [0.0]
+
+    def timed(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            began[0] = time.perf_counter()
+        else:
+            paused[info["generation"]] += time.perf_counter() - began[0]
+            rounds[info["generation"]] += 1
+
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+    gc.callbacks.append(timed)
+    cpu, done, seed = 0.0, 0, 100 + count
+    try:
+        while done < actions:
+            for n, table in enumerate(tables):
+                if table.game.finished(table.snap.state):
+                    tables[n] = await open_table(service, *kinds[seed % len(kinds)], seed)
+                    seed += 1
+                    continue
+                cpu += await step(service, table)
+                done += 1
+    finally:
+        gc.callbacks.remove(timed)
+    print(f"{count} tables, {done} actions: {1e6 * cpu / done:.0f} µs of CPU per action, of which the cycle "
+          f"collector {1e6 * sum(paused) / done:.0f} µs ({rounds[0]}, {rounds[1]}, {rounds[2]} rounds of its "
+          f"generations 0, 1, 2: {paused[0]:.2f}, {paused[1]:.2f}, {paused[2]:.2f} s)")
 
 
 async def main(per_kind: int) -> None:
@@ -112,4 +178,8 @@ async def main(per_kind: int) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 3))
+    if len(sys.argv) > 2 and sys.argv[1] == "--tables":
+        asyncio.run(many(TablesService(create_async_engine("sqlite+aiosqlite://"), REGISTRY, is_postgres=False),
+                         int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 3000))
+    else:
+        asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 3))
