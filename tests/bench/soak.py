@@ -18,6 +18,7 @@ received per action and per message, and errors (failed requests, unexpected soc
 server's log that report an error). Then every client leaves and, 10 s later, the server's memory is read
 again; SIGTERM goes to the server alone, and the processes of its tree still running 5 s later are counted;
 a second, small server gets SIGTERM on its whole process group (as `timeout`, Ctrl-C and systemd send it).
+The server's cycle collector rounds over its life (TABULA_TIMINGS_FILE, written as it stops) are printed too.
 The targets of the summary are issue #23's. Not part of the test suite.
 
 `--bot-delay` and `--games` (e.g. `bench_cards`, a short benchmark game) make many games end within a run;
@@ -33,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import re
@@ -114,9 +116,11 @@ class Server:
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = workdir / f"server-{self.port}.log"
         self.memory_report = workdir / f"memory-{self.port}.txt" if memory or tracemalloc else None
+        self.timings = workdir / f"timings-{self.port}.json"  # written when it stops: the collector's rounds
         env = {**os.environ, "DATABASE_URL": f"sqlite:///{workdir / f'soak-{self.port}.db'}",
                "PYTHONPATH": str(source), "TABULA_BOT_DELAY": bot_delay, "TABULA_TAKEOVER_LEVEL": "novice",
-               "TABULA_RATE_LIMITS": "0", "TABULA_METRICS": "1", "TABULA_BENCHMARK": "1"}
+               "TABULA_RATE_LIMITS": "0", "TABULA_METRICS": "1", "TABULA_BENCHMARK": "1",
+               "TABULA_TIMINGS_FILE": str(self.timings)}
         if self.memory_report is not None:
             env["TABULA_TRACEMALLOC_FILE"] = str(self.memory_report)
             env["TABULA_TRACEMALLOC_FRAMES"] = str(tracemalloc)
@@ -125,6 +129,18 @@ class Server:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "app", "serve", "--port", str(self.port), "--log-level", "warning"],
                 cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+
+    def collector(self) -> str:
+        """The cycle collector's rounds over the server's life (its timings file, written as it stopped)."""
+        try:
+            timings = json.loads(self.timings.read_text())
+        except (OSError, ValueError):
+            return "cycle collector: no timings written"
+        rounds = timings["gc"]
+        total = sum(r["total_ms"] for r in rounds.values())
+        return (f"cycle collector: {total / 1000:.1f} s in all, {1000 * total / max(1, timings['moves']):.0f} µs per "
+                f"action; rounds of generations 0, 1, 2: " + ", ".join(
+                    f"{r['count']} (longest {r['longest_ms']:.0f} ms)" for r in rounds.values()))
 
     def wait_ready(self) -> None:
         deadline = time.monotonic() + 60
@@ -381,6 +397,7 @@ async def soak(server: Server, tables: int, seconds: float, kinds: list = KINDS,
     print(f"page updates: {total['per_action']:.0f} bytes per action, {total['per_message']:.0f} per message")
     took, alive = server.terminate(group=False)
     print(f"SIGTERM to the server alone: it exited in {took:.1f} s; survivors after 5 s: {len(alive)}")
+    print(server.collector())
     errors = club.counts.errors + server.log_errors()
     print(f"errors: {len(errors)}")
     for line in errors[:20]:
