@@ -5,7 +5,7 @@
 // usage: node tests/bench/driver.js --url http://127.0.0.1:8000[,http://127.0.0.1:8001...] --matches 50
 //          [--spectators 1] [--moves 60] [--client ws|http] [--deflate 1|0] [--server-pid PID]
 //          [--db-name NAME] [--timeout 100] [--label NAME] [--out FILE] [--storage postgres|sqlite]
-//          [--verify 1] [--pause-before-play 1] [--ack patch|message]
+//          [--verify 1] [--pause-before-play 1] [--ack patch|message] [--every-latency 1]
 //
 // Phases: (1) setup: create T tables and join both seats over the JSON API (3 requests per table, at
 // most 16 tables in flight), open 2+S websockets per table (at most 64 connecting at once) and wait
@@ -49,6 +49,8 @@ const OUT = arg('out', '');
 const SERVER_NAME = arg('server-name', 'tabula');
 const STORAGE = arg('storage', 'postgres');
 const VERIFY = arg('verify', '0') === '1';
+// Also every opponent latency, in the order the moves were made (which moves of a game are slow, run after run).
+const EVERY_LATENCY = arg('every-latency', '0') === '1';
 // How a move over the websocket is acknowledged: inside the patch that brings it back ("patch", one
 // message) or by an ack message of its own ("message"). See app/realtime/PROTOCOL.md.
 const ACK = arg('ack', 'patch');
@@ -489,6 +491,7 @@ async function main() {
       setup_s: { lobby: +((ctx.tLobby - ctx.tSetup0) / 1000).toFixed(3), connect_sync: +((ctx.tReady - ctx.tLobby) / 1000).toFixed(3) },
       play_wall_s: +wall.toFixed(3),
       moves_per_s: +(totalMoves / wall).toFixed(1),
+      ...(EVERY_LATENCY ? { opponent_latencies_ms: lat.opponent } : {}),
       latency_ms: { opponent: summary(lat.opponent), self_echo: summary(lat.self), spectator: summary(lat.spectator), ack: summary(lat.ack) },
       update_bytes: { player: summary(bytes.player), spectator: summary(bytes.spectator),
         player_text: summary(bytes.playerText), spectator_text: summary(bytes.spectatorText) },

@@ -4,14 +4,15 @@
 # Postgres and SQLite, moves over the websocket) run one after the other, so both meet the same machine;
 # then one table with every figure, the ratios Tabula / boardgame.io and the busy-cores columns.
 #
-#   bash tests/bench/side_by_side.sh            # T = 1 10 50 200, T=50 three times each (about 5 minutes)
+#   bash tests/bench/side_by_side.sh            # T = 1 10 50 200, each three times (about 12 minutes)
 #   QUICK=1 bash tests/bench/side_by_side.sh    # T = 50 only, once each
 #
-# Knobs: SWEEP="1 10 50 200" REPEAT_T=50 REPEATS=3 STORAGES="postgres sqlite" HTTP_AT="50" (also run these T
-# with moves sent over HTTP) ACKMSG_AT="50" (also these T on Postgres with an ack message per move, as the
-# site's page acts today, instead of the ack inside the patch) PROCS_AT="1 50" (also these T on Postgres with
-# two server processes on one database, each table's seats on different processes) PAGE_AT="10" (also these T
-# with César & Cléopâtre played through the table pages: tests/bench/page_driver.py) PEER_FULL=1 (also the peer's FlatFile and official-Client rows)
+# Knobs: SWEEP="1 10 50 200" REPEAT_T="1 10 50 200" (the T run REPEATS times: the table takes their medians)
+# REPEATS=3 STORAGES="postgres sqlite" HTTP_AT="50" (also run these T with moves sent over HTTP) ACKMSG_AT="50"
+# (also these T on Postgres with an ack message per move, as the site's page acts today, instead of the ack
+# inside the patch) PROCS_AT="1 50" (also these T on Postgres with two server processes on one database, each
+# table's seats on different processes) PAGE_AT="10" (also these T with César & Cléopâtre played through the
+# table pages: tests/bench/page_driver.py) PEER_FULL=1 (also the peer's FlatFile and official-Client rows)
 # PEER_SRC (default ../shared/bench/peer-boardgameio) PEER_WORK (scratch copy of the peer: its
 # node_modules and results live there, never in ../shared) OUTDIR (default tests/bench/results/STAMP)
 # TABULA_BENCH_POSTGRES_URL (a Postgres server where throw-away databases are made; default: a cluster of
@@ -24,7 +25,7 @@ cd "$ROOT"
 
 QUICK=${QUICK:-0}
 if [ "$QUICK" = 1 ]; then SWEEP=${SWEEP:-50}; REPEATS=${REPEATS:-1}; else SWEEP=${SWEEP:-"1 10 50 200"}; REPEATS=${REPEATS:-3}; fi
-REPEAT_T=${REPEAT_T:-50}
+REPEAT_T=${REPEAT_T:-"1 10 50 200"}
 STORAGES=${STORAGES:-"postgres sqlite"}
 HTTP_AT=${HTTP_AT-50}
 ACKMSG_AT=${ACKMSG_AT-50}
@@ -102,7 +103,7 @@ wait "$LEAKPID" 2>/dev/null || true
 
 # 2. The sweep, the two servers alternating at each T.
 for t in $SWEEP; do
-  n=1; [ "$t" = "$REPEAT_T" ] && n=$REPEATS
+  n=1; [[ " $REPEAT_T " == *" $t "* ]] && n=$REPEATS
   for i in $(seq 1 "$n"); do
     peer_run "$t" "$i"
     # shellcheck disable=SC2086
