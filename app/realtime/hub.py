@@ -264,7 +264,9 @@ class Channel:
         revalidate = old is None or old.status == LOBBY or snap.seat_hashes != old.seat_hashes
         memo = PatchMemo()
         shared: dict[Any, Any] = {}  # renders of this change that connections share (app/pages/socket.py)
-        for seat, group in list(self.conns.items()):
+        # The seats the game now waits for hear first: their answer is what the table waits for next.
+        acting = _acting(service, snap)
+        for seat, group in sorted(self.conns.items(), key=lambda item: item[0] not in acting):
             if revalidate:
                 for conn in list(group):
                     if not self._still_seated(conn, snap):
@@ -346,6 +348,13 @@ class Channel:
             for group in list(self.conns.values()):
                 for conn in list(group):
                     await conn.show_presence(presence, message, shared)
+
+
+def _acting(service: TablesService, snap: Snapshot) -> frozenset[int]:
+    """The seats the game of `snap` waits for (none before it starts)."""
+    if snap.state is None:
+        return frozenset()
+    return service.game(snap.game).to_act(snap.state)
 
 
 def _lazy_patch(from_version: int, version: int, previous: dict[str, Any], new: dict[str, Any],

@@ -12,6 +12,7 @@
   commit; the committer's own connections (app/db.py) go with the engine;
 - on SQLite, one batch is written at a time (the moves that come meanwhile go together in the next), and
   the sockets' presence is written in one hop on the committer's connection, not beside it;
+- after a move, the seats the game waits for are sent the change first;
 - the version notifications between processes pack many tables into one payload, under Postgres's limit;
 - a new snapshot shares its log entries with the one before, and each seat projects only the new ones, yet
   every view is that of the state decoded afresh.
@@ -179,6 +180,36 @@ async def test_on_sqlite_the_presence_is_written_in_one_hop_beside_the_moves(fre
         assert shown[table_id]["spectators"] == 3 and None not in shown[table_id]["since"]
         assert await service.read_presence(table_id) == shown[table_id]  # read back as the pages read it
     finally:
+        await service.engine.dispose()
+
+
+async def test_after_a_move_the_seats_the_game_waits_for_hear_first(fresh_db_url):
+    """A change goes to the seat whose turn it now is before the others (the mover, the spectators): its
+    answer is what the table waits for next. Whatever order the sockets came in."""
+    from app.realtime.hub import Connection, Hub
+
+    heard: list[int | None] = []
+
+    class Recorder(Connection):
+        async def send(self, message: str) -> None:
+            if json.loads(message)["type"] == "patch":
+                heard.append(self.seat)
+
+    service = await _service(fresh_db_url)
+    hub = Hub(service, database_url=fresh_db_url, is_postgres=service.is_postgres, heartbeat=60)
+    try:
+        table_id, tokens = await _started_table(service)
+        for seat in (None, 0, 1):  # the spectator first, then the seats in order
+            assert await hub.attach(Recorder(None, table_id, seat, None if seat is None else
+                                             (await service.current(table_id)).seat_hashes[seat]), None)
+        for _ in range(4):
+            snap = await service.current(table_id)
+            (mover,) = service.game(snap.game).to_act(snap.state)
+            heard.clear()
+            await service.act(table_id, tokens[mover], snap.version, PLAY)
+            assert heard == [1 - mover, None, mover] or heard == [1 - mover, mover, None]
+    finally:
+        await hub.stop()
         await service.engine.dispose()
 
 
