@@ -274,7 +274,8 @@ _PG_ACT_MANY = (
     " deadline)),"
     # The rows are locked in the order of their ids, as every statement that locks several tables rows
     # does (the presence writer too): two of them can wait for each other, never deadlock.
-    " locked AS (SELECT t.id FROM tables t WHERE t.id = ANY($1::text[]) ORDER BY t.id FOR UPDATE),"
+    # (FOR NO KEY UPDATE: the lock an update takes, which the foreign keys' checks of other writes do not wait for.)
+    " locked AS (SELECT t.id FROM tables t WHERE t.id = ANY($1::text[]) ORDER BY t.id FOR NO KEY UPDATE),"
     " moved AS ("
     " UPDATE tables t SET state = i.state, version = i.new, status = i.status, updated_at = $9,"
     " deadline_at = i.deadline,"
@@ -1340,15 +1341,24 @@ def _iso(value: Any) -> str | None:
     return value.isoformat()
 
 
+PRESENCE_LOCKS = 72_615_002  # Postgres: the first key of a table's presence lock (the second: its id's hash)
+
+
 def _write_presence(conn: Connection, instance: str, counts: Mapping[str, Mapping[int | None, tuple[int, int]]],
                     ttl: float) -> dict[str, dict[str, Any]]:
     """`TablesService.write_presence`, inside its transaction (`_write_sync`)."""
     at = now()
-    # Postgres: the tables rows are locked first, in the order of their ids, as the batched move writes lock
-    # theirs, so that the two wait for each other and never deadlock.
-    existing = set(conn.execute(select(TABLES.c.id).where(TABLES.c.id.in_(sorted(counts)))
-                                .order_by(TABLES.c.id).with_for_update()).scalars())
-    tables = [t for t in sorted(counts) if t in existing]
+    ids = sorted(counts)
+    if conn.dialect.name == "postgresql":
+        # One process at a time writes a table's presence, the later reading the rows of the earlier (the sums
+        # count every process's rows): a lock of its own per table, in the order of the ids. Not the table's row,
+        # which every move of the table waited for while this transaction's round trips went by.
+        conn.execute(text("SELECT pg_advisory_xact_lock(:space, hashtext(id)) FROM unnest(CAST(:ids AS text[])) AS id"
+                          " ORDER BY id"), {"space": PRESENCE_LOCKS, "ids": ids})
+    # FOR KEY SHARE (Postgres): the tables cannot be deleted meanwhile, and a move's update does not wait for it.
+    existing = set(conn.execute(select(TABLES.c.id).where(TABLES.c.id.in_(ids)).order_by(TABLES.c.id)
+                                .with_for_update(read=True, key_share=True)).scalars())
+    tables = [t for t in ids if t in existing]
     if not tables:
         return {}
     conn.execute(delete(PRESENCE).where(PRESENCE.c.instance == instance, PRESENCE.c.table_id.in_(tables)))
@@ -1369,6 +1379,8 @@ def _write_presence(conn: Connection, instance: str, counts: Mapping[str, Mappin
             spectators[r.table_id] += int(r.n)
         elif r.n > 0:
             now_is[(r.table_id, r.seat)] = (True, not r.visible)
+    # The rows whose count changed are locked here, in the order of their ids, as the batched move writes lock
+    # theirs: the two can wait for each other, never deadlock.
     conn.execute(update(TABLES).where(TABLES.c.id == bindparam("t"), TABLES.c.spectators != bindparam("n"))
                  .values(spectators=bindparam("n")),
                  [{"t": t, "n": n} for t, n in spectators.items()])

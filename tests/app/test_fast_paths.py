@@ -11,7 +11,8 @@
 - a move's delivery (the views) is prepared while its commit is on its way, and told to nobody before the
   commit; the committer's own connections (app/db.py) go with the engine;
 - on SQLite, one batch is written at a time (the moves that come meanwhile go together in the next), and
-  the sockets' presence is written in one hop on the committer's connection, not beside it;
+  the sockets' presence is written in one hop on the committer's connection, not beside it; on Postgres a
+  table's moves do not wait for its presence being written;
 - after a move, the seats the game waits for are sent the change first;
 - the version notifications between processes pack many tables into one payload, under Postgres's limit;
 - a new snapshot shares its log entries with the one before, and each seat projects only the new ones, yet
@@ -38,7 +39,7 @@ from app.realtime.diff import PatchMemo, patch_message, view_patch
 from app.realtime.pubsub import MAX_PAYLOAD, version_payloads
 from app.services.commits import GroupCommitter
 from app.services.errors import Conflict
-from app.services.tables import Snapshot, TablesService, compact
+from app.services.tables import Snapshot, TablesService, _write_presence, compact
 from games import ALL_GAMES, REGISTRY
 from games.bench_cards import BenchCards
 from games.core import rng
@@ -179,6 +180,27 @@ async def test_on_sqlite_the_presence_is_written_in_one_hop_beside_the_moves(fre
         assert shown[table_id]["connected"] == [0, 1] and shown[table_id]["away"] == [1]
         assert shown[table_id]["spectators"] == 3 and None not in shown[table_id]["since"]
         assert await service.read_presence(table_id) == shown[table_id]  # read back as the pages read it
+    finally:
+        await service.engine.dispose()
+
+
+async def test_a_tables_moves_do_not_wait_for_its_presence_being_written(fresh_db_url):
+    """Postgres: a table's presence being written (its transaction open, another process's) holds no lock a
+    move of the table waits for; it locked the table's row, and every move waited through its round trips.
+    SQLite has one writer: there the presence is one short hop (above)."""
+    service = await _service(fresh_db_url)
+    try:
+        if not service.is_postgres:
+            pytest.skip("SQLite writes one transaction at a time")
+        table_id, tokens = await _started_table(service)
+        v = (await service.current(table_id)).version
+        async with service.engine.connect() as conn:  # another process, in the middle of its presence write
+            shown = await conn.run_sync(_write_presence, "elsewhere", {table_id: {0: (1, 1)}}, 45.0)
+            assert shown[table_id]["connected"] == [0]
+            async with asyncio.timeout(5):
+                assert await service.act(table_id, tokens[0], v, PLAY) == v + 1
+            await conn.commit()
+        assert (await service.read_presence(table_id))["connected"] == [0]
     finally:
         await service.engine.dispose()
 
