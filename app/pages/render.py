@@ -213,6 +213,7 @@ def context(page: PageState, previous: "Rendered | None" = None, shared: "Shared
     lines = derive("log", lambda: log_lines(page.game, gview["log"] if gview else [], page.lang, names, before,
                                             made), "names")
     derive("log_count", lambda: len(gview["log"]) if gview else 0)  # for the log's growth (log_growth)
+    has_log = derive("has_log", lambda: bool(gview) and len(gview["log"]) > 0)
     my_turn = bool(gview) and me is not None and me in to_act and not finished
     title = _.pick(page, "title")
     tab_title = (("▶ " + _("Your turn") + " · ") if my_turn else "") + f"{title} · Tabula"
@@ -235,7 +236,8 @@ def context(page: PageState, previous: "Rendered | None" = None, shared: "Shared
         "connected": connected, "links": page.links, "version": Shown("version", page.version),
         "table_id": page.view["table"]["id"], "flash": page.flash,
         "waiting": waiting, "my_turn": my_turn, "tab_title": tab_title, "title": title,
-        "to_act": to_act, "spectator": me is None, "points": points, "log": lines,
+        "to_act": to_act, "spectator": me is None, "points": points, "log": lines, "has_log": has_log,
+        "log_html": JoinedLines(lines),
         "_derived": derived, "_parts": parts,
     }
 
@@ -266,6 +268,24 @@ def _waiting(page: PageState, view: dict[str, Any], names: list[str], to_act: li
 
 LOG_LINES = 300  # the newest lines the page shows
 LOG_REGION = "tb-log"  # the log's region (table/log.html); its lines, newest first, in the list LOG_REGION-lines
+# Where the socket's log region holds its lines (`log_html`): the region is rendered around this mark, and the
+# page's lines are put in only when the region is sent whole (`Rendered.expanded`). So the region does not
+# change with every line: a line added is sent as that line (`log_growth`), and the region, the same for
+# every reader, is rendered again only when something else in it changes. Rendering it with its up to 300
+# lines for each reader at each action, and comparing them, grew with the game to a fifth of a late action.
+LOG_SLOT = Markup("<!--log-lines-->")
+
+
+class JoinedLines:
+    """The log's lines as the page's HTML, joined only when printed (`log_html`)."""
+
+    __slots__ = ("lines",)
+
+    def __init__(self, lines: list[Markup]):
+        self.lines = lines
+
+    def __html__(self) -> str:
+        return join_html(self.lines)
 
 
 def log_lines(game: Game, entries: list[dict[str, Any]], lang: str, names: list[str],
@@ -304,17 +324,13 @@ def log_lines(game: Game, entries: list[dict[str, Any]], lang: str, names: list[
 
 
 def log_growth(old: "Rendered", new: "Rendered") -> str | None:
-    """The log region of the page `old` turned into that of `new` by out-of-band swaps: the entries added
+    """The log's lines of the page `old` turned into those of `new` by out-of-band swaps: the entries added
     since, put at the top of the list, and the oldest lines pushed out of it removed. None when the log did
-    not simply grow (a first line, a name that changed the words of the lines shown, another part of the
-    region that changed too...)."""
+    not simply grow (a first line, a name that changed the words of the lines shown, a step taken back...)."""
     count, lines = new.derived["log_count"][0], new.derived["log"][0]
     old_count, old_lines = old.derived["log_count"][0], old.derived["log"][0]
     added = count - old_count
     if not old_lines or not 0 < added <= len(lines) or lines[added:] != old_lines[:len(lines) - added]:
-        return None
-    if (old.regions[LOG_REGION].replace("".join(old_lines), "", 1)
-            != new.regions[LOG_REGION].replace("".join(lines), "", 1)):
         return None
     gone = range(old_count - len(old_lines) + 1, count - len(lines) + 1)
     return (f'<ol id="{LOG_REGION}-lines" hx-swap-oob="afterbegin">'
@@ -588,7 +604,14 @@ class Rendered:
     derived: dict[str, tuple[Any, frozenset[tuple[str, str]]]] = field(default_factory=dict)
 
     def body(self) -> str:
-        return _MARKER.sub(lambda m: self.regions[m.group(1)], self.frame)
+        return _MARKER.sub(lambda m: self.expanded(m.group(1)), self.frame)
+
+    def expanded(self, region_id: str) -> str:
+        """The region `region_id` as the browser shows it (the log's with its lines: `LOG_SLOT`)."""
+        html = self.regions[region_id]
+        if region_id == LOG_REGION:
+            return html.replace(LOG_SLOT, join_html(self.derived["log"][0]), 1)
+        return html
 
     def changes_from(self, shown: "Rendered | None") -> str:
         """The HTML that turns the page `shown` into this one (out-of-band swaps by id); "" when none."""
@@ -597,9 +620,15 @@ class Rendered:
         parts = [] if shown.version == self.version else [self.version]
         for region_id, html in self.regions.items():
             if shown.regions.get(region_id) != html:
+                parts.append(self.expanded(region_id))
+            elif region_id == LOG_REGION and shown.derived["log"][0] is not self.derived["log"][0]:
                 # The log (up to LOG_LINES lines) mostly grows by a line: that line is sent, not the list.
-                grown = log_growth(shown, self) if region_id == LOG_REGION else None
-                parts.append(html if grown is None else grown)
+                lines, old_lines = self.derived["log"][0], shown.derived["log"][0]
+                grown = log_growth(shown, self)
+                if grown is not None:
+                    parts.append(grown)
+                elif lines != old_lines:
+                    parts.append(self.expanded(region_id))
         return "".join(parts)
 
 
@@ -615,7 +644,7 @@ def render(page: PageState, previous: Rendered | None = None, shared: SharedRend
     another reader of the same change rendered (`shared`) from reads that have the same values here."""
     ctx = context(page, previous, shared)
     collector = _Collector(ctx["_parts"], ctx["_parts"]["d"], previous, shared)
-    collector.base = {**ctx, "_regions": collector}
+    collector.base = {**ctx, "_regions": collector, "log_html": LOG_SLOT}
     try:
         frame = collector.frame()
         # The version element is outside the body, but kept and shared as a region is: the same for every

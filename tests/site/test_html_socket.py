@@ -380,3 +380,37 @@ def test_a_card_is_drawn_once_per_language_and_a_macro_reading_more_than_its_arg
     named = env.from_string('{% import "cards.html" as c with context %}{{ drawn(c.named, 0) }}')
     with pytest.raises(TypeError, match="names"):
         named.render(names=["A"], lang="en")
+
+
+async def test_a_line_added_to_the_log_is_sent_alone_and_the_log_region_is_not_rendered_again():
+    """A new line of the log is sent as that line (put at the top of the list), and the log's region (its
+    heading, the seat changes and up to 300 lines) is not rendered again: it holds a mark where its lines go,
+    put in only when the region is sent whole. Before, every reader whose lines differed from the others' (at
+    Alea, each sees its own Fortuna tiles drawn) rendered and compared the whole list at every action, which
+    grew with the game to a fifth of a late action's cost."""
+    import random
+
+    game = REGISTRY["alea_iacta_est"]
+    state = game.setup(5, 8)
+    conns = [PageConnection(FakeSocket(), "T", seat, None if seat is None else f"h{seat}", lang="en", game=game,
+                            links=LINKS, presence={"connected": list(range(5)), "spectators": 1},
+                            title=(game.title_en, game.title_fr, game.title_it)) for seat in [*range(5), None]]
+    for conn in conns:
+        await conn.synced(1, client_view(game, state, conn.seat))
+    choose = random.Random(8)
+    regions, grown = set(), 0
+    for version in range(2, 150):
+        seat = min(game.to_act(state))
+        state = game.apply(state, seat, choose.choice(game.legal_actions(state, seat)))
+        shared: dict = {}
+        for conn in conns:
+            lines = len(conn.shown.derived["log"][0])
+            await conn.changed(version, client_view(game, state, conn.seat), no_patch, shared)
+            regions.add(id(conn.shown.sources["table/log.html"]))
+            if len(conn.shown.derived["log"][0]) > lines:
+                grown += 1
+                assert 'id="tb-log"' not in conn.ws.sent[-1] and 'id="tb-log-lines" hx-swap-oob="afterbegin"' \
+                    in conn.ws.sent[-1], version
+    assert not game.finished(state) and grown >= 300
+    # Each reader's first page rendered its own (synced alone); then none, or one for all at the first line.
+    assert len(regions) <= len(conns) + 1
