@@ -127,14 +127,12 @@ ENV.filters["compact"] = compact
 
 
 def join_html(pieces: list[Any]) -> Markup:
-    """Jinja's `join` for pieces that are all HTML already (the log's up to 300 lines): put together without
-    being escaped again one by one, which was most of the log region's rendering."""
+    """The log's lines (up to 300), all HTML already, put together without being escaped again one by one."""
     if all(type(piece) is Markup for piece in pieces):
         return Markup("".join(pieces))
     return Markup("").join(pieces)
 
 
-ENV.filters["join_html"] = join_html
 i18n.install(ENV)
 
 
@@ -236,7 +234,7 @@ def context(page: PageState, previous: "Rendered | None" = None, shared: "Shared
         "connected": connected, "links": page.links, "version": Shown("version", page.version),
         "table_id": page.view["table"]["id"], "flash": page.flash,
         "waiting": waiting, "my_turn": my_turn, "tab_title": tab_title, "title": title,
-        "to_act": to_act, "spectator": me is None, "points": points, "log": lines, "has_log": has_log,
+        "to_act": to_act, "spectator": me is None, "points": points, "has_log": has_log,
         "log_html": JoinedLines(lines),
         "_derived": derived, "_parts": parts,
     }
