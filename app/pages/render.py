@@ -126,13 +126,6 @@ ENV = PageEnvironment(
 ENV.filters["compact"] = compact
 
 
-def join_html(pieces: list[Any]) -> Markup:
-    """The log's lines (up to 300), all HTML already, put together without being escaped again one by one."""
-    if all(type(piece) is Markup for piece in pieces):
-        return Markup("".join(pieces))
-    return Markup("").join(pieces)
-
-
 i18n.install(ENV)
 
 
@@ -210,7 +203,7 @@ def context(page: PageState, previous: "Rendered | None" = None, shared: "Shared
     made = None if shared is None else shared.setdefault(("lines", tuple(names)), {})
     lines = derive("log", lambda: log_lines(page.game, gview["log"] if gview else [], page.lang, names, before,
                                             made), "names")
-    derive("log_count", lambda: len(gview["log"]) if gview else 0)  # for the log's growth (log_growth)
+    log_count = derive("log_count", lambda: len(gview["log"]) if gview else 0)  # the lines' numbers
     has_log = derive("has_log", lambda: bool(gview) and len(gview["log"]) > 0)
     my_turn = bool(gview) and me is not None and me in to_act and not finished
     title = _.pick(page, "title")
@@ -235,7 +228,7 @@ def context(page: PageState, previous: "Rendered | None" = None, shared: "Shared
         "table_id": page.view["table"]["id"], "flash": page.flash,
         "waiting": waiting, "my_turn": my_turn, "tab_title": tab_title, "title": title,
         "to_act": to_act, "spectator": me is None, "points": points, "has_log": has_log,
-        "log_html": JoinedLines(lines),
+        "log_html": JoinedLines(lines, log_count),
         "_derived": derived, "_parts": parts,
     }
 
@@ -275,33 +268,50 @@ LOG_SLOT = Markup("<!--log-lines-->")
 
 
 class JoinedLines:
-    """The log's lines as the page's HTML, joined only when printed (`log_html`)."""
+    """The log's lines as the page's HTML, numbered and joined only when printed (`log_html`)."""
 
-    __slots__ = ("lines",)
+    __slots__ = ("lines", "count")
 
-    def __init__(self, lines: list[Markup]):
-        self.lines = lines
+    def __init__(self, lines: list[Markup], count: int):
+        self.lines, self.count = lines, count
 
     def __html__(self) -> str:
-        return join_html(self.lines)
+        return numbered(self.lines, self.count)
+
+
+def numbered(lines: list[Markup], top: int) -> str:
+    """The lines (`log_lines`), the first numbered `top`, the next `top - 1`...: the list's HTML."""
+    return "".join([f'<li id="{LOG_REGION}-{top - n}"{line}' for n, line in enumerate(lines)])
 
 
 def log_lines(game: Game, entries: list[dict[str, Any]], lang: str, names: list[str],
               before: tuple[list[dict[str, Any]], list[Markup]] | None = None,
-              made: dict[tuple[int, int], tuple[dict[str, Any], Markup]] | None = None) -> list[Markup]:
-    """The seat's visible log as the page's lines (HTML), newest first: each the `n`th entry of the log, put
-    in words, with the id `tb-log-n` (a later change may remove it) and, when it tells seat s's own move,
-    `data-own="s"`. `before`: the entries and lines of an earlier render for the same reader; a log only
-    grows, so only the entries added since are put in words. `made`: the lines other readers of the same
-    change made (in the same language, with the same names), by entry and number; this call adds its own."""
+              made: dict[int, tuple[dict[str, Any], Markup]] | None = None) -> list[Markup]:
+    """The seat's visible log as the page's lines, newest first: each entry put in words, as what follows the
+    `<li` of its element and its id (`numbered` gives the `n`th line the id `tb-log-n`, by its place in this
+    seat's list), with `data-own="s"` when it tells seat s's own move. A line is the same for every reader
+    who sees its entry, wherever in their lists: the readers' pages share it instead of each keeping a copy.
+    `before`: the entries and lines of an earlier render for the same reader; the lines of the entries the two
+    logs begin with are kept (a log mostly grows; a step may also replace its last entry). `made`: the lines
+    other readers of the same change made (in the same language, with the same names), by entry; this call
+    adds its own."""
     start = 0
     lines: list[Markup] = []
-    if before is not None and len(before[0]) <= len(entries) and entries[:len(before[0])] == before[0]:
-        start, lines = len(before[0]), before[1]
+    if before is not None:
+        old_entries, old_lines = before
+        start = len(old_entries)
+        if entries[:start] != old_entries:  # (in C, by identity first: the usual case, a log that only grew)
+            start = 0
+            for was, now in zip(old_entries, entries):
+                if was is not now and was != now:
+                    break
+                start += 1
+        # old_lines are the lines of the last len(old_lines) old entries, newest first
+        lines = old_lines[len(old_entries) - start:]
     fresh = []
     for number in range(len(entries), max(start, len(entries) - LOG_LINES), -1):
         entry = entries[number - 1]
-        other = None if made is None else made.get((id(entry), number))
+        other = None if made is None else made.get(id(entry))
         if other is not None and other[0] is entry:
             fresh.append(other[1])
             continue
@@ -315,9 +325,9 @@ def log_lines(game: Game, entries: list[dict[str, Any]], lang: str, names: list[
         own = entry.get("by")
         mark = f' data-own="{escape(own)}"' if own is not None and entry["args"].get("seat") == own else ""
         # (what Markup.format gives, without its formatter: a third of a millisecond a line)
-        fresh.append(Markup(f'<li id="{LOG_REGION}-{number}"{mark}>{escape(words)}</li>'))
+        fresh.append(Markup(f'{mark}>{escape(words)}</li>'))
         if made is not None:
-            made[(id(entry), number)] = (entry, fresh[-1])
+            made[id(entry)] = (entry, fresh[-1])
     return (fresh + lines)[:LOG_LINES]
 
 
@@ -331,8 +341,7 @@ def log_growth(old: "Rendered", new: "Rendered") -> str | None:
     if not old_lines or not 0 < added <= len(lines) or lines[added:] != old_lines[:len(lines) - added]:
         return None
     gone = range(old_count - len(old_lines) + 1, count - len(lines) + 1)
-    return (f'<ol id="{LOG_REGION}-lines" hx-swap-oob="afterbegin">'
-            + "".join(lines[:added]) + "</ol>"
+    return (f'<ol id="{LOG_REGION}-lines" hx-swap-oob="afterbegin">' + numbered(lines[:added], count) + "</ol>"
             + "".join(f'<li id="{LOG_REGION}-{number}" hx-swap-oob="delete"></li>' for number in gone))
 
 
@@ -608,7 +617,7 @@ class Rendered:
         """The region `region_id` as the browser shows it (the log's with its lines: `LOG_SLOT`)."""
         html = self.regions[region_id]
         if region_id == LOG_REGION:
-            return html.replace(LOG_SLOT, join_html(self.derived["log"][0]), 1)
+            return html.replace(LOG_SLOT, numbered(self.derived["log"][0], self.derived["log_count"][0]), 1)
         return html
 
     def changes_from(self, shown: "Rendered | None") -> str:

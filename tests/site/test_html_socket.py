@@ -414,3 +414,40 @@ async def test_a_line_added_to_the_log_is_sent_alone_and_the_log_region_is_not_r
     assert not game.finished(state) and grown >= 300
     # Each reader's first page rendered its own (synced alone); then none, or one for all at the first line.
     assert len(regions) <= len(conns) + 1
+
+
+async def test_each_entry_of_the_log_is_put_in_words_once_for_every_reader_of_the_table(monkeypatch):
+    """A new entry of the log is put in words once per change for every reader who sees it, and their pages
+    hold the same line, whatever its number in each reader's list (at Alea each seat sees its own Fortuna
+    tiles drawn, so after the first of them the seats number the same entry differently). Before, each
+    reader whose numbering differed put every new entry in words again and kept its own copy of up to 300
+    lines: a table of five players and a spectator kept six."""
+    import random
+
+    game = REGISTRY["alea_iacta_est"]
+    worded: list[dict] = []  # the entries themselves: their ids are not reused meanwhile
+    words = type(game).render_log
+    monkeypatch.setattr(type(game), "render_log", lambda self, entry, lang, names: (worded.append(entry),
+                                                                                    words(self, entry, lang, names))[1])
+    state = game.setup(5, 8)
+    conns = [PageConnection(FakeSocket(), "T", seat, None if seat is None else f"h{seat}", lang="en", game=game,
+                            links=LINKS, presence={"connected": list(range(5)), "spectators": 1},
+                            title=(game.title_en, game.title_fr, game.title_it)) for seat in [*range(5), None]]
+    for conn in conns:
+        await conn.synced(1, client_view(game, state, conn.seat))
+    choose = random.Random(8)
+    worded.clear()
+    for version in range(2, 150):
+        seat = min(game.to_act(state))
+        state = game.apply(state, seat, choose.choice(game.legal_actions(state, seat)))
+        shared: dict = {}
+        for conn in conns:
+            await conn.changed(version, client_view(game, state, conn.seat), no_patch, shared)
+    numbers = {len(conn.shown.derived["log"][0]) for conn in conns}
+    assert len(numbers) > 1, "the readers' lists should differ (each sees its own Fortuna tiles)"
+    once = {id(entry) for entry in worded}
+    assert len(worded) == len(once), f"{len(worded) - len(once)} entries put in words more than once"
+    # The same entry's line is the same object in every reader's page that shows it.
+    lines = {id(line) for conn in conns for line in conn.shown.derived["log"][0]}
+    entries = {id(entry) for conn in conns for entry in conn.shown.parts["g"]["log"][-300:]}
+    assert len(lines) <= len(entries)
