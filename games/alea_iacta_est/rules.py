@@ -58,19 +58,36 @@ def counts_of(values: list[int]) -> Counts:
     return tuple(counts)
 
 
-@lru_cache(maxsize=8192)
 def sub_multisets(counts: Counts) -> tuple[tuple[int, ...], ...]:
     """Every distinct sub-multiset (sorted tuple of values) of a roll, the empty one first, then by size."""
+    return _sub_multisets(counts)[0]
+
+
+def sub_multisets_of_size(counts: Counts, size: int) -> tuple[tuple[int, ...], ...]:
+    subsets, starts = _sub_multisets(counts)
+    return subsets[starts[size]:starts[size + 1]] if 0 <= size < len(starts) - 1 else ()
+
+
+# A roll's sub-multisets, and where those of each size start among them: every enumeration of the legal moves
+# of the seat to act asks (its view, its bot, the page's controls), at each step of its turn, and computing
+# them for eight dice costs more than the rest of a step. Kept for every roll (3 002 of at most eight dice),
+# each a tuple of the shared sub-multisets (`_ONE_COPY`): 2.5 MB in all. Each roll with its own copies (and
+# again per size and per Templum bound), these caches held about 30 MB once filled.
+@lru_cache(maxsize=4096)
+def _sub_multisets(counts: Counts) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
     subs: list[tuple[int, ...]] = [()]
     for v in range(1, DIE_FACES + 1):
         if counts[v]:
             subs = [sub + (v,) * k for sub in subs for k in range(counts[v] + 1)]
-    return tuple(sorted(subs, key=lambda t: (len(t), t)))
+    subs.sort(key=lambda t: (len(t), t))
+    starts = [0] * (len(subs[-1]) + 2)  # starts[k]: the first of size k; the last, past the end
+    for index in range(len(subs) - 1, -1, -1):
+        starts[len(subs[index])] = index
+    starts[-1] = len(subs)
+    return tuple([_ONE_COPY.setdefault(sub, sub) for sub in subs]), tuple(starts)
 
 
-@lru_cache(maxsize=8192)
-def sub_multisets_of_size(counts: Counts, size: int) -> tuple[tuple[int, ...], ...]:
-    return tuple(t for t in sub_multisets(counts) if len(t) == size)
+_ONE_COPY: dict[tuple[int, ...], tuple[int, ...]] = {}  # each sub-multiset once (3 003 of at most eight dice)
 
 
 def remove_values(values: list[int], taken: list[int] | tuple[int, ...]) -> list[int]:
@@ -93,7 +110,9 @@ def templum_options(templum: list[list[int]], seat: int, counts: Counts) -> list
     return list(_templum_choices(counts, largest + 1 - len(own), highest - sum(own)))
 
 
-@lru_cache(maxsize=65536)
+# Asked with the roll's sub-multisets, as often. Bounded by (roll, bound) pairs, under 1 kB each (their dice are
+# the shared tuples of `_sub_multisets`): under 1 MB.
+@lru_cache(maxsize=1024)
 def _templum_choices(counts: Counts, need: int, floor: int) -> tuple[tuple[int, ...], ...]:
     return tuple(dice for dice in sub_multisets_of_size(counts, need) if sum(dice) > floor)
 

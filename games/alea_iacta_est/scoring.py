@@ -212,8 +212,9 @@ def best_assignment(provinces: list[str], patricians: list[str], cards: list[str
 
 
 # The running score (`points`) asks for every seat's assignment in every reader's view at nearly every action,
-# for holdings that change a few times a game: each solved once. Bounded by entries (a few lists each).
-@lru_cache(maxsize=4096)
+# for holdings that change a few times a game: each solved once. Bounded by holdings, about 1 kB each: the
+# seats of a few hundred live tables, 1 MB at most.
+@lru_cache(maxsize=1024)
 def _best_assignment(provinces: tuple[str, ...], patricians: tuple[str, ...], cards: tuple[str, ...]
                      ) -> Assignment:
     co = _coefficients(list(cards))
@@ -305,8 +306,8 @@ def points(view: dict[str, Any]) -> list[int]:
 
 
 # Every reader's page asks for every seat's points at nearly every action, for holdings that change a few
-# times a game: each counted once. Bounded by entries (a few short tuples each).
-@lru_cache(maxsize=4096)
+# times a game: each counted once. Bounded by holdings (a few short tuples each), as `_best_assignment`.
+@lru_cache(maxsize=1024)
 def _points(provinces: tuple[str, ...], patricians: tuple[str, ...], cards: tuple[str, ...],
             fortuna: tuple[int, ...], chips: int, most_provinces: int, most_patricians: int) -> int:
     lines = score_lines(list(provinces), list(patricians), list(cards), list(fortuna), chips,
