@@ -247,6 +247,9 @@ def log_entry(key: str, to: Iterable[Seat] | None = None, hide: Iterable[Seat] |
     return entry
 
 
+_SEEN_KEYS = frozenset({"key", "args", "by"})  # what a seat sees of a log entry (not whom it is shown to)
+
+
 def log_visible(entry: dict[str, Any], seat: Seat | None) -> bool:
     if "to" in entry:
         return seat is not None and seat in entry["to"]
@@ -450,8 +453,10 @@ class Game:
             if place < len(built) and built[place][0] is e:
                 projection = built[place][1]
             else:
-                projection = ({"key": e["key"], "args": e["args"], "by": e["by"]} if "by" in e
-                              else {"key": e["key"], "args": e["args"]})
+                # (an entry shown to all is its own projection: the views hold no copy of it)
+                projection = e if e.keys() <= _SEEN_KEYS else (
+                    {"key": e["key"], "args": e["args"], "by": e["by"]} if "by" in e
+                    else {"key": e["key"], "args": e["args"]})
                 if place <= len(built):  # (past the end when this seat's last view was further on)
                     del built[place:]  # what was there is another log's, or undone
                     built.append((e, projection))

@@ -12,7 +12,7 @@ from games import ALL_GAMES, BENCHMARK_GAMES, REGISTRY
 from games.bench_cards import BenchCards
 from games.core import IllegalAction, rng
 from games.core.conformance import (
-    check_copy_shares_nothing, check_resample_hides, random_game, run_conformance,
+    check_copy_shares_nothing, check_resample_hides, random_game, random_step, run_conformance,
 )
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -175,3 +175,30 @@ def test_suite_notices_a_resample_that_changes_nothing():
     assert report.resample_changed == 0
     assert BENCHMARK_GAMES["bench_cards"] and run_conformance(
         BenchCards(), 2, {}, seeds=range(1, 6)).resample_changed > 0
+
+
+@pytest.mark.parametrize("slug", sorted(REGISTRY))
+def test_a_log_entry_shown_to_all_is_the_states_own_object_in_every_view(slug):
+    """A view's log holds the state's own entry wherever every seat sees it (what a seat sees of it is all of
+    it), and one projection per entry shown to some seats only, shared by their views: a table keeps no copy
+    of its log per seat or for its views (issue #23, memory per live table)."""
+    game = REGISTRY[slug]
+    for players in (game.min_players, game.max_players):
+        state = game.setup(players, 21, {})
+        holder, memo, public = {"rng": rng.seed_state(21)}, {}, 0
+        for _ in range(150):
+            if game.finished(state):
+                break
+            seat, action = random_step(game, state, holder)
+            state = game.apply_marked(state, seat, action)
+            projections: dict[int, object] = {}
+            for reader in [*range(players), None]:
+                for entry in game.view(state, reader, memo)["log"]:
+                    projections.setdefault(id(entry), entry)
+            entries = state["log"]
+            for entry in entries:
+                if "to" not in entry and "hide" not in entry:
+                    assert id(entry) in projections, entry
+                    public += 1
+            assert len(projections) <= len(entries)
+        assert public
