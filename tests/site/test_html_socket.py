@@ -382,6 +382,17 @@ def test_a_card_is_drawn_once_per_language_and_a_macro_reading_more_than_its_arg
         named.render(names=["A"], lang="en")
 
 
+async def synced_readers(game, state) -> list[PageConnection]:
+    """A page socket for every seat of `state` and a spectator, each in sync at version 1."""
+    players = state["players"]
+    conns = [PageConnection(FakeSocket(), "T", seat, None if seat is None else f"h{seat}", lang="en", game=game,
+                            links=LINKS, presence={"connected": list(range(players)), "spectators": 1},
+                            title=(game.title_en, game.title_fr, game.title_it)) for seat in [*range(players), None]]
+    for conn in conns:
+        await conn.synced(1, client_view(game, state, conn.seat))
+    return conns
+
+
 async def test_a_line_added_to_the_log_is_sent_alone_and_the_log_region_is_not_rendered_again():
     """A new line of the log is sent as that line (put at the top of the list), and the log's region (its
     heading, the seat changes and up to 300 lines) is not rendered again: it holds a mark where its lines go,
@@ -392,11 +403,7 @@ async def test_a_line_added_to_the_log_is_sent_alone_and_the_log_region_is_not_r
 
     game = REGISTRY["alea_iacta_est"]
     state = game.setup(5, 8)
-    conns = [PageConnection(FakeSocket(), "T", seat, None if seat is None else f"h{seat}", lang="en", game=game,
-                            links=LINKS, presence={"connected": list(range(5)), "spectators": 1},
-                            title=(game.title_en, game.title_fr, game.title_it)) for seat in [*range(5), None]]
-    for conn in conns:
-        await conn.synced(1, client_view(game, state, conn.seat))
+    conns = await synced_readers(game, state)
     choose = random.Random(8)
     regions, grown = set(), 0
     for version in range(2, 150):
@@ -430,11 +437,7 @@ async def test_each_entry_of_the_log_is_put_in_words_once_for_every_reader_of_th
     monkeypatch.setattr(type(game), "render_log", lambda self, entry, lang, names: (worded.append(entry),
                                                                                     words(self, entry, lang, names))[1])
     state = game.setup(5, 8)
-    conns = [PageConnection(FakeSocket(), "T", seat, None if seat is None else f"h{seat}", lang="en", game=game,
-                            links=LINKS, presence={"connected": list(range(5)), "spectators": 1},
-                            title=(game.title_en, game.title_fr, game.title_it)) for seat in [*range(5), None]]
-    for conn in conns:
-        await conn.synced(1, client_view(game, state, conn.seat))
+    conns = await synced_readers(game, state)
     choose = random.Random(8)
     worded.clear()
     for version in range(2, 150):
