@@ -3,13 +3,10 @@ the board, perhaps waiting for something to be picked first (a card of the hand,
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-
-def compact(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+from ..services.tables import compact
 
 
 @dataclass

@@ -32,7 +32,8 @@ from games.core import Game
 from ..config import project_root
 from .. import i18n
 from ..i18n import translator
-from .controls import Controls, compact
+from ..services.tables import compact
+from .controls import Controls
 from .reads import ALL, Answers, Shown, Tracked, names_used, note, recording, unchanged
 from .presenters import join_names, presenter_for, seat_names
 
@@ -64,6 +65,20 @@ class PageTemplate(Template):
         if collector is not None:  # to be let go of once the page is rendered (`_Collector.forget`)
             collector.contexts.append(context)
         return context
+
+    def render_in(self, parent: dict[str, Any]) -> str:
+        """The template rendered in a context whose parent is `parent` as it is, the environment's globals
+        included (`with_globals`). `render` copies its variables twice at every call, merging the globals
+        into them (a ChainMap, read key by key), and its context copies the globals again: an eighth of the
+        page road's time in a club's soak, once per region rendered."""
+        context = self.environment.context_class(self.environment, parent, self.name, self.blocks)
+        collector = parent.get("_regions")
+        if collector is not None:  # as `new_context`
+            collector.contexts.append(context)
+        try:
+            return self.environment.concat(self.root_render_func(context))  # type: ignore[attr-defined]
+        except Exception:
+            self.environment.handle_exception()
 
     def make_module(self, vars: dict[str, Any] | None = None, shared: bool = False,
                     locals: dict[str, Any] | None = None) -> Any:
@@ -124,6 +139,12 @@ ENV = PageEnvironment(
     extensions=["jinja2.ext.i18n"],  # _() / ngettext() in the reader's language (the context's `lang`)
 )
 ENV.filters["compact"] = compact
+
+
+def with_globals(values: dict[str, Any]) -> dict[str, Any]:
+    """`values` with the environment's globals under them, as Jinja merges them for a render: what
+    `PageTemplate.render_in` renders in (no template of the pages has globals of its own)."""
+    return {**ENV.globals, **values}
 
 
 i18n.install(ENV)
@@ -419,7 +440,7 @@ class _Collector:
             self.depth += 1
             try:
                 with recording(alone=True) as dynamic:
-                    html = ENV.get_template(name).render({**self.base, **args} if args else self.base)
+                    html = ENV.get_template(name).render_in({**self.base, **args} if args else self.base)
             finally:
                 self.depth -= 1
             found = _FIRST_ID.match(html)
@@ -452,7 +473,7 @@ class _Collector:
                 self.sources[FRAME] = source
                 return source[1]
         with recording(alone=True) as reads:
-            html = ENV.get_template("table/body.html").render(self.base)
+            html = ENV.get_template("table/body.html").render_in(self.base)
         reads |= {STARTED, *(("d", n) for n in self.names if n in self.values),
                   *(("ctx", n) for n in self.names if n not in self.values and n in INPUTS)}
         source = self.sources[FRAME] = (tuple(self.calls), html, frozenset(reads))
@@ -479,10 +500,10 @@ def region(ctx: Context, name: str, **args: Any) -> Markup:
     region's identity."""
     collector: _Collector | None = ctx.get("_regions")
     if collector is None:
-        return Markup(ctx.environment.get_template(name).render({**ctx.get_all(), **args}))
+        return Markup(ctx.environment.get_template(name).render_in({**ctx.get_all(), **args}))
     if collector.depth:  # a region inside a region is part of it, which cannot know what the inner one reads
         note("g", ALL)
-        return Markup(ctx.environment.get_template(name).render({**ctx.get_all(), **args}))
+        return Markup(ctx.environment.get_template(name).render_in({**ctx.get_all(), **args}))
     key = name + "".join(f" {arg}={value!r}" for arg, value in sorted(args.items()))
     return Markup(f"<!--region:{collector.place(key, name, args)}-->")
 
@@ -651,7 +672,7 @@ def render(page: PageState, previous: Rendered | None = None, shared: SharedRend
     another reader of the same change rendered (`shared`) from reads that have the same values here."""
     ctx = context(page, previous, shared)
     collector = _Collector(ctx["_parts"], ctx["_parts"]["d"], previous, shared)
-    collector.base = {**ctx, "_regions": collector, "log_html": LOG_SLOT}
+    collector.base = with_globals({**ctx, "_regions": collector, "log_html": LOG_SLOT})
     try:
         frame = collector.frame()
         # The version element is outside the body, but kept and shared as a region is: the same for every

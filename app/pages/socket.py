@@ -18,8 +18,7 @@ from games.core import Game
 
 from ..i18n import page_words, service_message
 from ..realtime.hub import Connection
-from ..services.tables import TablesService
-from .controls import compact
+from ..services.tables import TablesService, compact
 from .render import ENV, PageState, Rendered, render
 
 log = logging.getLogger("tabula.pages")
