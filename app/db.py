@@ -15,7 +15,7 @@ from typing import Any, Awaitable, Callable, TypeVar
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, StaticPool, create_engine, event, text
+from sqlalchemy import Engine, SingletonThreadPool, StaticPool, create_engine, event, text
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from .config import Settings, project_root
@@ -169,6 +169,52 @@ class SqliteWriter:
         connection, self._connection = self._connection, None
         if connection is not None:
             connection.close()
+
+
+class SqliteReaders:
+    """Reads of several statements in one hop each, on `size` threads of their own, each with its own sqlite3
+    connection (WAL: they read beside the writer), for the reads that come with every request, page socket and
+    bot turn (`TablesService.current`).
+
+    Through aiosqlite, each statement, the checkout of a pooled connection and its return are a hop to the
+    connection's thread and back, each waiting for a turn of the event loop; when the loop is busy (a club's
+    soak, 200 tables) the pool's fifteen connections stayed checked out across those waits, and bot turns
+    waited the pool's 30 s for one and failed. Here a connection is held only while its statements run, and a
+    read waits for a thread, never fails for want of one. A database in memory is one per connection: it has
+    no readers (`for_engine` is None) and is read through the engine's pool."""
+
+    def __init__(self, path: str, size: int = 2):
+        self._size = size
+        self._threads: ThreadPoolExecutor | None = None
+        # One connection per thread (SingletonThreadPool), closed from the loop's thread at the end.
+        self._core = create_engine("sqlite://", creator=lambda: sqlite3.connect(path, check_same_thread=False),
+                                   poolclass=SingletonThreadPool, pool_size=size)
+        event.listen(self._core, "connect", _sqlite_pragmas)
+
+    @classmethod
+    def for_engine(cls, engine: AsyncEngine) -> "SqliteReaders | None":
+        path = engine.url.database
+        if not path or path == ":memory:":
+            return None
+        readers = cls(path)
+        event.listen(engine.sync_engine, "engine_disposed", lambda _engine: readers.close())
+        return readers
+
+    async def run(self, read: Callable[..., T], *args: Any) -> T:
+        """`read(connection, *args)` with a SQLAlchemy `Connection`, on a reader's thread, in one hop."""
+        if self._threads is None:
+            self._threads = ThreadPoolExecutor(max_workers=self._size, thread_name_prefix="tabula-sqlite-reader")
+        return await asyncio.get_running_loop().run_in_executor(self._threads, self._read, read, args)
+
+    def _read(self, read: Callable[..., T], args: tuple[Any, ...]) -> T:
+        with self._core.connect() as connection:  # returned to the pool (rolled back) as it closes
+            return read(connection, *args)
+
+    def close(self) -> None:
+        threads, self._threads = self._threads, None
+        if threads is not None:
+            threads.shutdown()  # the reads under way end first
+        self._core.dispose()
 
 
 def make_sync_engine(settings: Settings) -> Engine:

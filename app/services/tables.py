@@ -46,7 +46,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from games.core import UNDO, Game, IllegalAction
 
-from ..db import PostgresWriters, SqliteWriter
+from ..db import PostgresWriters, SqliteReaders, SqliteWriter
 from ..models import (ABANDONED, ENDED, FINISHED, LOBBY, PLAYING, RECLAIM, SPECTATOR_SEAT, TAKEOVER, ActionLog,
                       AuditEntry, Presence, Seat, SeatChange, Table)
 from .bot_seats import bot_names, hidden_token_hash, seat_levels
@@ -342,6 +342,24 @@ _TABLE_SQL = text(
 _SEATS_SQL = text(
     "SELECT number, name, token_hash, bot_level, bot_takeover FROM seats WHERE table_id = :id ORDER BY number"
 )
+_CHANGES_SQL = (select(SEAT_CHANGES.c.version, SEAT_CHANGES.c.seat, SEAT_CHANGES.c.kind, SEAT_CHANGES.c.reason,
+                       SEAT_CHANGES.c.level, SEAT_CHANGES.c.created_at)
+                .where(SEAT_CHANGES.c.table_id == bindparam("id")).order_by(SEAT_CHANGES.c.version, SEAT_CHANGES.c.seat))
+
+
+def _snapshot_rows(conn: Any, table_id: str, known_version: int | None = None) -> tuple[Any, list[Any], list[Any]] | None:
+    """The rows a table's snapshot is made of (`TablesService._snapshot`); None when its version is still
+    `known_version` (the snapshot cached is current). One read, in one hop (`TablesService._read`)."""
+    if known_version is not None:
+        version = conn.execute(_VERSION_SQL, {"id": table_id}).scalar()
+        if version is None:
+            raise NotFound("There is no such table.")
+        if version == known_version:
+            return None
+    row = conn.execute(_TABLE_SQL, {"id": table_id}).first()
+    if row is None:
+        raise NotFound("There is no such table.")
+    return row, conn.execute(_SEATS_SQL, {"id": table_id}).all(), conn.execute(_CHANGES_SQL, {"id": table_id}).all()
 
 
 # A commit hook gets the new snapshot and, for an action, what its caller passed as `acknowledge` (opaque here:
@@ -396,6 +414,7 @@ class TablesService:
         self.committer = GroupCommitter(self._write_many, max_in_flight=MAX_IN_FLIGHT if is_postgres else 1)
         # The committer's own connections (app/db.py says why they are not SQLAlchemy's).
         self._batch_writer = PostgresWriters(engine, MAX_IN_FLIGHT, _pg_prepare_writes) if is_postgres else SqliteWriter(engine)
+        self._readers = None if is_postgres else SqliteReaders.for_engine(engine)
         self.timings = Timings()
 
     # ------------------------------------------------------------------------------------- helpers
@@ -441,15 +460,10 @@ class TablesService:
         return view
 
     async def _load(self, table_id: str) -> Snapshot:
-        async with self.autocommit.connect() as conn:
-            row = (await conn.execute(_TABLE_SQL, {"id": table_id})).first()
-            if row is None:
-                raise NotFound("There is no such table.")
-            seats = (await conn.execute(_SEATS_SQL, {"id": table_id})).all()
-            changes = (await conn.execute(
-                select(SEAT_CHANGES.c.version, SEAT_CHANGES.c.seat, SEAT_CHANGES.c.kind, SEAT_CHANGES.c.reason,
-                       SEAT_CHANGES.c.level, SEAT_CHANGES.c.created_at).where(SEAT_CHANGES.c.table_id == table_id)
-                .order_by(SEAT_CHANGES.c.version, SEAT_CHANGES.c.seat))).all()
+        return self._snapshot(*await self._read(_snapshot_rows, table_id))
+
+    def _snapshot(self, row: Any, seats: Sequence[Any], changes: Sequence[Any]) -> Snapshot:
+        """The table of these rows (`_snapshot_rows`), now the cache's."""
         options = row.options if isinstance(row.options, dict) else json.loads(row.options)
         game = self.game(row.game)
         snap = Snapshot(
@@ -469,14 +483,16 @@ class TablesService:
     async def current(self, table_id: str) -> Snapshot:
         """The table as committed now (from the cache when its version is still current)."""
         cached = self.cache.get(table_id)
-        if cached is not None:
+        rows = await self._read(_snapshot_rows, table_id, None if cached is None else cached.version)
+        return cached if rows is None else self._snapshot(*rows)
+
+    async def _read(self, read: Callable[..., Any], *args: Any) -> Any:
+        """`read(conn, *args)`, reads written as plain calls: on SQLite in one hop to a reader's thread
+        (`SqliteReaders`), on Postgres through the pool (asyncpg needs no thread)."""
+        if self._readers is None:
             async with self.autocommit.connect() as conn:
-                version = (await conn.execute(_VERSION_SQL, {"id": table_id})).scalar()
-            if version is None:
-                raise NotFound("There is no such table.")
-            if version == cached.version:
-                return cached
-        return await self._load(table_id)
+                return await conn.run_sync(read, *args)
+        return await self._readers.run(read, *args)
 
     async def at_least(self, table_id: str, version: int) -> Snapshot:
         """A snapshot at `version` or later: from the cache if it has it, else from the database."""

@@ -205,6 +205,33 @@ async def test_a_tables_moves_do_not_wait_for_its_presence_being_written(fresh_d
         await service.engine.dispose()
 
 
+async def test_a_tables_snapshot_is_read_while_every_pooled_connection_is_taken(fresh_db_url):
+    """SQLite: the read that comes with every request, page socket and bot turn (`current`) needs none of the
+    engine's pooled connections. Through aiosqlite each of its statements was a hop to a connection's thread and
+    back, with the connection checked out across the busy event loop's turns; in a club's soak (200 tables)
+    bot turns waited the pool's 30 s for one and failed. Here every pooled connection is held elsewhere."""
+    service = await _service(fresh_db_url)
+    held = []
+    try:
+        if service.is_postgres:
+            pytest.skip("Postgres reads through asyncpg's pool: no thread to hop to")
+        table_id, tokens = await _started_table(service)
+        pool = service.engine.sync_engine.pool
+        for _ in range(pool.size() + pool._max_overflow):
+            held.append(await service.engine.connect())
+        v = (await service.current(table_id)).version
+        async with asyncio.timeout(5):
+            assert await service.act(table_id, tokens[0], v, PLAY) == v + 1
+            snap = await service.current(table_id)  # the cache's, found to be current
+            service.cache.drop(table_id)
+            assert (await service.current(table_id)).version == snap.version == v + 1  # loaded afresh
+    finally:
+        for conn in held:
+            await conn.close()
+        await service.engine.dispose()
+    assert service._readers._threads is None  # closed with the engine
+
+
 async def test_after_a_move_the_seats_the_game_waits_for_hear_first(fresh_db_url):
     """A change goes to the seat whose turn it now is before the others (the mover, the spectators): its
     answer is what the table waits for next. Whatever order the sockets came in."""
