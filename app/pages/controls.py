@@ -43,6 +43,7 @@ class Controls:
 
     def __init__(self, items: list[Control]):
         self.items = items
+        self._picks: set[str] | None = None
 
     def __bool__(self) -> bool:
         return bool(self.items)
@@ -83,7 +84,10 @@ class Controls:
         return any(c.zone == name for c in self.items)
 
     def picks(self) -> set[str]:
-        return {c.pick for c in self.items if c.pick}
+        """(Made once: a page asks it for every card and die it shows.)"""
+        if self._picks is None:
+            self._picks = {c.pick for c in self.items if c.pick}
+        return self._picks
 
     def pickable(self, key: str) -> bool:
         """Single pick: is there a control waiting for exactly this key?"""

@@ -12,9 +12,8 @@ iterating it). The live-page property test (tests/site/test_live_equals_reload.p
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from functools import cache
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 from jinja2 import Environment, meta
 
@@ -142,30 +141,42 @@ class Answers:
     only: `render.is_me`, ...); for the reader's controls, what one zone holds, what can be picked
     (`render.ControlsRead`: a region that shows one zone reads that zone's controls only)."""
 
-    __slots__ = ("answer",)
+    __slots__ = ("answer", "_known")
 
     def __init__(self, answer: Callable[[Any], Any]):
         self.answer = answer
+        self._known: dict[Any, Any] = {}  # each question answered once: the regions' checks ask again and again
 
     def get(self, question: Any, default: Any = None) -> Any:
-        return self.answer(question)
+        known = self._known
+        if question not in known:
+            known[question] = self.answer(question)
+        return known[question]
 
 
-@contextmanager
-def recording(alone: bool = False) -> Iterator[set[tuple[str, str]]]:
-    """Records the reads made meanwhile; `alone`: in this recording only, not in those already under way (a
-    region's reads are not the reads of the page's frame around it)."""
-    reads: set[tuple[str, str]] = set()
-    outer = _recording[:] if alone else None
-    if alone:
-        _recording.clear()
-    _recording.append(reads)
-    try:
-        yield reads
-    finally:
+class recording:
+    """`with recording() as reads:` records the reads made meanwhile into the set `reads`; `alone`: in this
+    recording only, not in those already under way (a region's reads are not the reads of the page's frame
+    around it). A class, not a generator: it is entered for every region rendered and every value derived."""
+
+    __slots__ = ("reads", "alone", "outer")
+
+    def __init__(self, alone: bool = False):
+        self.reads: set[tuple[str, str]] = set()
+        self.alone = alone
+        self.outer: list[set[tuple[str, str]]] | None = None
+
+    def __enter__(self) -> set[tuple[str, str]]:
+        if self.alone:
+            self.outer = _recording[:]
+            _recording.clear()
+        _recording.append(self.reads)
+        return self.reads
+
+    def __exit__(self, *exc: Any) -> None:
         _recording.pop()
-        if outer is not None:
-            _recording[:] = outer
+        if self.outer is not None:
+            _recording[:] = self.outer
 
 
 def unchanged(reads: frozenset[tuple[str, str]], old: dict[str, dict[str, Any]], new: dict[str, dict[str, Any]]
