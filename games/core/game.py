@@ -497,12 +497,14 @@ class Game:
         if log is None:
             text = self.encode(state)
             return self.decode(text), text
-        old = previous.get("log") or ()
-        shared = 0
-        for was, now in zip(old, log):
-            if was is not now and was != now:  # `apply` keeps its predecessor's entries: mostly the same objects
-                break
-            shared += 1
+        old = previous.get("log") or []
+        shared = len(old)
+        if log[:shared] != old:  # (in C, by identity first: `apply` keeps its predecessor's entries)
+            shared = 0
+            for was, now in zip(old, log):
+                if was is not now and was != now:
+                    break
+                shared += 1
         canonical = self.decode(self.encode({**state, "log": log[shared:]}))
         canonical["log"][:0] = old[:shared]
         # Every dict in it has its keys in canonical order already (read from sorted text): no sort needed.
