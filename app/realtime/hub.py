@@ -561,6 +561,8 @@ class Hub:
         if channel.empty:
             self.channels.pop(conn.table_id, None)
             self._released = True
+            if not self.channels:
+                asyncio.get_running_loop().call_soon(self._idle)
         if was:
             if conn.hidden:
                 self._count_hidden(conn, -1)
@@ -572,6 +574,15 @@ class Hub:
                 if not counts:
                     del self.local_counts[conn.table_id]
             self._presence_changed(conn.table_id)
+
+    def _idle(self) -> None:
+        """The last table open here went: with the cycle collector's rounds rare under load (GC_THRESHOLDS),
+        what cycles still hold of the tables is freed now rather than at the next round, and given back."""
+        if self.channels:
+            return
+        gc.collect()
+        if MALLOC_TRIM is not None:
+            MALLOC_TRIM(0)
 
     def held(self) -> dict[str, int]:
         """The tables this hub keeps something of, by kind (the /metrics gauge tabula_held): a channel (its

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import weakref
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -123,3 +124,33 @@ async def test_finished_unwatched_tables_leave_nothing_in_the_server_caches(serv
                                                             "timer", "cleanup")}
         holding = {name: sorted(finished & ids_in(part)) for name, part in parts.items()}
         assert {name: ids for name, ids in holding.items() if ids} == {"replays": [played[0].id]}
+
+
+class _Cycle:
+    """Garbage that only the cycle collector frees."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+async def test_the_cycle_collector_runs_once_the_last_socket_of_the_server_closed(server):
+    """Under load the collector's rounds are rare (app/realtime/hub.py GC_THRESHOLDS: one with a burst, not
+    every hundred moves), so what cycles hold is freed when the server has no table open any more, not at a
+    round that may be far off."""
+    base, _app = server
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        table = await create_full(http)
+        ws = base.replace("http://", "ws://") + f"/ws/tables/{table.id}/html"
+        sock = await websockets.connect(ws, additional_headers={"Cookie": f"tabula_seat_{table.id}={table.tokens[0]}"})
+        await sock.recv()  # attached: its page
+        garbage = _Cycle()
+        freed = weakref.ref(garbage)
+        del garbage
+        await asyncio.sleep(0.3)
+        assert freed() is not None  # nothing collects it while a table is open here
+        await sock.close()
+        for _ in range(40):
+            if freed() is None:
+                break
+            await asyncio.sleep(0.05)
+        assert freed() is None, "the server had no table open, and the cycle collector did not run"
