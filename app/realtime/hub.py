@@ -42,12 +42,11 @@ from .pubsub import LocalPublisher, PostgresPublisher
 log = logging.getLogger("tabula.realtime")
 
 PRESENCE_TTL = 45.0  # seconds after which a silent process's presence rows no longer count
-# A move allocates thousands of short-lived containers that reference counting frees, and makes almost no
-# cyclic garbage (in a club's soak, 544 objects in 20 s). The default thresholds (700, 10, 10) start a
-# collection every few moves; even 20 000 started one every ~100 moves there, each walking every page and view
-# made since the last (140 000 young objects, 59 ms a round, 401 µs per move in all). At 100 000 a round comes
-# with a burst (tables being created), not with steady play: 8 rounds in 4 minutes, 18 µs per move.
-GC_THRESHOLDS = (100_000, 20, 20)
+# A move allocates thousands of short-lived containers that reference counting frees; the default
+# thresholds (700, 10, 10) start a collection every few moves for little garbage. Fewer, larger rounds. Not
+# fewer still: at 100 000 a club's soak spent 13 % less CPU per move, but its memory grew twice as fast (what
+# cycles hold, closed HTTP connections' among them, waited for a rare round; tests/bench/RESULTS.md).
+GC_THRESHOLDS = (20_000, 20, 20)
 PRESENCE_DELAY = 0.1  # seconds during which connections coming and going gather into one presence write
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
@@ -576,8 +575,9 @@ class Hub:
             self._presence_changed(conn.table_id)
 
     def _idle(self) -> None:
-        """The last table open here went: with the cycle collector's rounds rare under load (GC_THRESHOLDS),
-        what cycles still hold of the tables is freed now rather than at the next round, and given back."""
+        """The last table open here went: what cycles still hold of the tables is freed now and given back.
+        Under load the collector's full rounds are rare (two in a soak's ten minutes), and what had lived long
+        waits for one."""
         if self.channels:
             return
         gc.collect()

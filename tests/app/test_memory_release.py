@@ -134,9 +134,9 @@ class _Cycle:
 
 
 async def test_the_cycle_collector_runs_once_the_last_socket_of_the_server_closed(server):
-    """Under load the collector's rounds are rare (app/realtime/hub.py GC_THRESHOLDS: one with a burst, not
-    every hundred moves), so what cycles hold is freed when the server has no table open any more, not at a
-    round that may be far off."""
+    """Under load the collector's full rounds are rare (app/realtime/hub.py GC_THRESHOLDS), so what cycles
+    hold of long-lived objects is freed when the server has no table open any more, not at a round that may
+    be minutes off."""
     base, _app = server
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         table = await create_full(http)
