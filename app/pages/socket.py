@@ -76,10 +76,10 @@ class PageConnection(Connection):
         self.view, self.version, self.shown = view, version, None
         await self._show(shared)
 
-    async def synced(self, version: int, view: dict[str, Any]) -> None:
+    async def synced(self, version: int, view: dict[str, Any], shared: dict[Any, Any] | None = None) -> None:
         # The tab shows this version already: remember its page, to send only changes from it later.
         self.view, self.version = view, version
-        self.shown = self._render(None)
+        self.shown = self._render(shared)
 
     async def changed(self, version: int, view: dict[str, Any], patch: Callable[[], str],
                       shared: dict[Any, Any]) -> None:

@@ -133,7 +133,7 @@ class Connection:
     async def full(self, version: int, view: dict[str, Any], shared: dict[Any, Any] | None = None) -> None:
         await self.send(compact({"type": "full", "version": version, "view": view}))
 
-    async def synced(self, version: int, view: dict[str, Any]) -> None:
+    async def synced(self, version: int, view: dict[str, Any], shared: dict[Any, Any] | None = None) -> None:
         await self.send(compact({"type": "synced", "version": version}))
 
     async def changed(self, version: int, view: dict[str, Any], patch: Callable[[], str],
@@ -192,6 +192,10 @@ class Channel:
         self.spectators_at: int | None = None
         self.chats: dict[int | None, dict[str, Any]] = {}  # the chat each seat's connections were last sent
         self.rematch: str | None = None  # the table's rematch once the channel read it (it is linked once)
+        # What the pages of the snapshot's change rendered (app/pages/socket.py), lent to the connections that
+        # attach before the next change: a new table's sockets come together, and each page attached used to
+        # render every region alone. Replaced at each change; it holds what those pages hold anyway.
+        self.shared: dict[Any, Any] = {}
         self.lock = asyncio.Lock()
 
     @property
@@ -209,9 +213,9 @@ class Channel:
                 return False
             version, view = await self._view_of(conn.seat)
             if since == version:
-                await conn.synced(version, view)
+                await conn.synced(version, view, self.shared)
             else:
-                await conn.full(version, view)
+                await conn.full(version, view, self.shared)
             await conn.attached_chat(self.hub.chat)
             if snap.status == FINISHED:  # only a finished table has facts (a rematch)
                 await conn.attached_facts(service)
@@ -234,7 +238,7 @@ class Channel:
         async with self.lock:
             if self.snapshot is None:
                 return
-            await conn.full(*await self._view_of(conn.seat))
+            await conn.full(*await self._view_of(conn.seat), self.shared)
 
     async def _view_of(self, seat: int | None) -> tuple[int, dict[str, Any]]:
         """A seat's version and view at the channel's snapshot; the spectators' may be delayed."""
@@ -266,6 +270,7 @@ class Channel:
         revalidate = old is None or old.status == LOBBY or snap.seat_hashes != old.seat_hashes
         memo = PatchMemo()
         shared: dict[Any, Any] = {}  # renders of this change that connections share (app/pages/socket.py)
+        self.shared = shared
         # The seats the game now waits for hear first: their answer is what the table waits for next.
         acting = _acting(service, snap)
         for seat, group in sorted(self.conns.items(), key=lambda item: item[0] not in acting):

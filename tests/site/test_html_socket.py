@@ -454,3 +454,56 @@ async def test_each_entry_of_the_log_is_put_in_words_once_for_every_reader_of_th
     lines = {id(line) for conn in conns for line in conn.shown.derived["log"][0]}
     entries = {id(entry) for conn in conns for entry in conn.shown.parts["g"]["log"][-300:]}
     assert len(lines) <= len(entries)
+
+
+async def test_the_page_sockets_that_attach_at_one_version_share_their_regions(fresh_db_url, monkeypatch):
+    """A new table's sockets come together: every seat's page and the spectators' tabs, attached at one version,
+    render each region once for all the readers whose reads of it have the same values, as the readers of one
+    change do; a second tab of the spectator renders nothing. Before, each page attached was rendered alone."""
+    from app.config import Settings
+    from app.db import make_async_engine, migrate
+    from app.pages import render
+    from app.realtime.hub import Hub
+    from app.services.tables import TablesService
+
+    made: list[str] = []
+    make = render._Collector.made
+    monkeypatch.setattr(render._Collector, "made", lambda self, name, source: (made.append(name),
+                                                                              make(self, name, source))[1])
+    settings = Settings(database_url=fresh_db_url)
+    migrate(settings)
+    service = TablesService(make_async_engine(settings), dict(REGISTRY), is_postgres=settings.is_postgres)
+    hub = Hub(service, database_url=fresh_db_url, is_postgres=service.is_postgres, heartbeat=60)
+    try:
+        snap = await service.create("ave_cesar", 4)
+        for name in ("A", "B", "C", "D"):
+            await service.join(snap.id, snap.invite_key, name)
+        snap = await service.current(snap.id)
+        game = REGISTRY["ave_cesar"]
+        readers = [PageConnection(FakeSocket(), snap.id, seat, None if seat is None else snap.seat_hashes[seat],
+                                  lang="en", game=game, links=LINKS, presence={"connected": [], "spectators": 0},
+                                  title=(game.title_en, game.title_fr, game.title_it)) for seat in (0, 1, 2, 3, None)]
+        second_tab = PageConnection(FakeSocket(), snap.id, None, None, lang="en", game=game, links=LINKS,
+                                    presence={"connected": [], "spectators": 0},
+                                    title=(game.title_en, game.title_fr, game.title_it))
+        made.clear()
+        for conn in readers:
+            assert await hub.attach(conn, None)
+        attached = len(made)
+        made.clear()
+        assert await hub.attach(second_tab, None)
+        assert made == [] and second_tab.ws.sent[0] == readers[-1].ws.sent[0]
+        # What one change of the table renders for the same readers, sharing as changes always did.
+        made.clear()
+        shared: dict = {}
+        for conn in readers:
+            await conn.full(snap.version, service.client_view(snap, conn.seat), shared)
+        assert attached == len(made), f"{attached} regions rendered to attach the readers, {len(made)} for a change"
+        for conn in readers:  # each page is its reader's own, whole
+            alone = render.render(render.PageState(conn.view, conn.version, "en", game, conn.presence, LINKS,
+                                                   title_en=game.title_en, title_fr=game.title_fr,
+                                                   title_it=game.title_it))
+            assert conn.shown.body() == alone.body()
+    finally:
+        await hub.stop()
+        await service.engine.dispose()
