@@ -21,6 +21,12 @@ a second, small server gets SIGTERM on its whole process group (as `timeout`, Ct
 The server's cycle collector rounds over its life (TABULA_TIMINGS_FILE, written as it stops) are printed too.
 The targets of the summary are issue #23's. Not part of the test suite.
 
+The first N tables are an evening under way, as a club's server is after hours of play: before the clock
+starts, and before any page of them is open, the bots play each table to a stage of its game (`stages`:
+drawn as a club's tables are found at any moment), and its players take their seats back. Begun all at once
+from their first action (`--fresh`), the tables age together through the run: their later actions cost
+more, few games end in the first minutes, and what the tables hold grows with their age, not with time.
+
 `--bot-delay` and `--games` (e.g. `bench_cards`, a short benchmark game) make many games end within a run;
 `--spectator-delay N` has every other table show its spectators the game N versions behind.
 `--memory` has the server write who holds its memory (TABULA_TRACEMALLOC_FILE, app/observability.py) at
@@ -52,7 +58,9 @@ import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.processes import ROOT, free_port, survivors, tree  # noqa: E402
+from games import ALL_GAMES  # noqa: E402
+from games.core.conformance import random_game  # noqa: E402
+from tests.processes import ROOT, ends_with_parent, free_port, survivors, tree  # noqa: E402
 
 KINDS = [("cesar_cleopatre", (2,)), ("ave_cesar", (3, 4, 5)), ("alea_iacta_est", (2, 3, 4, 5))]
 SAMPLE = 10.0  # seconds between two printed samples
@@ -128,7 +136,8 @@ class Server:
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "app", "serve", "--port", str(self.port), "--log-level", "warning"],
-                cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+                cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                preexec_fn=ends_with_parent())  # (this script killed, the server goes too)
 
     def collector(self) -> str:
         """The cycle collector's rounds over the server's life (its timings file, written as it stopped)."""
@@ -265,17 +274,69 @@ class Club:
         except (OSError, asyncio.TimeoutError, websockets.InvalidStatus) as e:
             self.counts.error(f"socket of table {table}: {type(e).__name__} {e}")
 
-    async def one_table(self) -> None:
-        slug, counts = self.random.choice(self.kinds)
-        players = self.random.choice(counts)
+    async def new_table(self, slug: str | None = None, players: int | None = None) -> tuple[str, dict, list[str]]:
+        """A table created and every seat joined (a random game and size unless given): its game, what its
+        creation answered, the seats' tokens."""
+        if slug is None:
+            slug, counts = self.random.choice(self.kinds)
+            players = self.random.choice(counts)
         self.made += 1  # every other table delays its spectators when asked
         delay = self.spectator_delay if self.made % 2 else 0
         made = await self.request("POST", "/api/tables", json={"game": slug, "players": players,
                                                                "spectator_delay": delay})
-        table = made["id"]
-        tokens = [(await self.request("POST", f"/api/tables/{table}/join",
+        tokens = [(await self.request("POST", f"/api/tables/{made['id']}/join",
                                        json={"invite": made["invite_key"], "name": f"P{n}"}))["token"]
                   for n in range(players)]
+        return slug, made, tokens
+
+    def stages(self, count: int, samples: int = 6) -> list[tuple[str, int, int]]:
+        """The game, size and age in actions of `count` tables of an evening under way. A new table's game and
+        size are drawn alike, but a longer game stays in play longer: at any moment a table is in a game of
+        length L with a chance in proportion to L, and at a uniform point of it. The lengths are those of
+        random games weighted as the novice bots play (`random_game`), played here by the engine."""
+        games, weights = [], []
+        for slug, counts in self.kinds:
+            for players in counts:
+                for _ in range(samples):
+                    length = len(random_game(ALL_GAMES[slug], players, self.random.randrange(1 << 30), {},
+                                             self.random.randrange(1 << 30))[1])
+                    games.append((slug, players, length))
+                    weights.append(length / len(counts))  # a game drawn 1 in len(kinds), a size 1 in len(counts)
+        return [(slug, players, int(self.random.random() * length))
+                for slug, players, length in self.random.choices(games, weights, k=count)]
+
+    async def under_way(self, slug: str, players: int, age: int) -> tuple[str, dict, list[str]]:
+        """A table `age` actions into its game, before any page of it is open: its players leave their seats to
+        the novice bots, which play until then, and take them back."""
+        while True:
+            try:
+                slug, made, tokens = await self.new_table(slug, players)
+                table = made["id"]
+                auth = [{"Authorization": f"Bearer {token}"} for token in tokens]
+                for headers in auth:
+                    await self.request("POST", f"/api/tables/{table}/seat/leave", headers=headers)
+                began = (await self.request("GET", f"/api/tables/{table}"))["version"]
+                while (info := await self.request("GET", f"/api/tables/{table}"))["status"] == "playing" \
+                        and info["version"] < began + age:
+                    await asyncio.sleep(1)
+                if info["status"] != "playing":  # it ended first: another, to a stage of a game as long as this
+                    age = int(self.random.random() * (info["version"] - began))
+                    continue
+                for headers in auth:  # (a game that ends meanwhile refuses them: another table)
+                    reclaimed = await self.http.post(f"/api/tables/{table}/seat/reclaim", headers=headers)
+                    if reclaimed.status_code != 200:
+                        break
+                else:
+                    await asyncio.sleep(1)  # a bot's move under way when its seat was taken back may end the game
+                    if (await self.request("GET", f"/api/tables/{table}"))["status"] == "playing":
+                        return slug, made, tokens
+            except (RuntimeError, httpx.HTTPError):
+                await asyncio.sleep(1)  # counted as an error (of the preparation); another table
+
+    async def one_table(self, ready: tuple[str, dict, list[str]] | None = None) -> None:
+        """One table from its creation (or from `ready`, made already) to the end of its game."""
+        _slug, made, tokens = ready or await self.new_table()
+        table = made["id"]
         done = asyncio.Event()
         sockets = [asyncio.ensure_future(self.socket(table, f"?spectate={made['spectator_key']}", None, done, True))]
         sockets += [asyncio.ensure_future(self.socket(table, "", f"tabula_seat_{table}={token}", done, False))
@@ -298,12 +359,13 @@ class Club:
             await asyncio.gather(*sockets)
             self.live -= 1
 
-    async def keep_one_table(self) -> None:
+    async def keep_one_table(self, ready: tuple[str, dict, list[str]] | None = None) -> None:
         while not self.stopping.is_set():
             try:
-                await self.one_table()
+                await self.one_table(ready)
             except (RuntimeError, httpx.HTTPError):
                 await asyncio.sleep(1)  # counted as an error; the next table
+            ready = None
 
     def sample(self, started: float) -> Sample:
         pid = self.server.proc.pid
@@ -345,11 +407,21 @@ def slope_per_minute(samples: list[Sample]) -> float:
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
 
 
-async def soak(server: Server, tables: int, seconds: float, kinds: list = KINDS, spectator_delay: int = 0) -> None:
+async def soak(server: Server, tables: int, seconds: float, kinds: list = KINDS, spectator_delay: int = 0,
+               fresh: bool = False) -> None:
     club = Club(server, tables, kinds=kinds, spectator_delay=spectator_delay)
     loop = asyncio.get_running_loop()
+    ready: list = [None] * tables
+    if not fresh:  # the evening under way: the first tables at every stage of their games (not timed)
+        began = time.monotonic()
+        ready = await asyncio.gather(*(club.under_way(*stage) for stage in club.stages(tables)))
+        print(f"{tables} tables under way in {time.monotonic() - began:.0f} s; errors meanwhile (not counted in the"
+              f" run's): {len(club.counts.errors)}", flush=True)
+        for line in club.counts.errors[:5]:
+            print("   ", line)
+        club.counts.errors.clear()
     started = time.monotonic()
-    players = [loop.create_task(club.keep_one_table()) for _ in range(tables)]
+    players = [loop.create_task(club.keep_one_table(first)) for first in ready]
     # "A minute" of the full run, a fifth of a shorter one (whole samples).
     window = SAMPLE * max(1, round(min(60.0, seconds / 5) / SAMPLE))
     samples = [await asyncio.to_thread(club.sample, started)]
@@ -433,6 +505,9 @@ def main() -> None:
                         "bench_cards is a short benchmark game)")
     parser.add_argument("--spectator-delay", type=int, default=0, metavar="VERSIONS",
                         help="every other table shows its spectators the game this many versions behind")
+    parser.add_argument("--fresh", action="store_true",
+                        help="every table starts at its game's first action (the default: the first tables are "
+                        "at every stage of their games, as at a club's evening under way)")
     parser.add_argument("--memory", action="store_true", help="write who holds the server's memory")
     parser.add_argument("--tracemalloc", type=int, default=0, metavar="FRAMES",
                         help="--memory, and trace allocations from warm-up on (slow)")
@@ -448,7 +523,7 @@ def main() -> None:
     server = Server(args.source.resolve(), workdir, args.bot_delay, args.memory, args.tracemalloc)
     try:
         server.wait_ready()
-        asyncio.run(soak(server, tables, 60 * minutes, kinds, args.spectator_delay))
+        asyncio.run(soak(server, tables, 60 * minutes, kinds, args.spectator_delay, args.fresh))
         asyncio.run(group_stop(args.source.resolve(), workdir))
     finally:
         if server.proc.poll() is None:
