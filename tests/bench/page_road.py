@@ -12,9 +12,12 @@ actions empty it on a server of many tables.
 
     .venv/bin/python tests/bench/page_road.py [GAMES_PER_KIND]
     .venv/bin/python tests/bench/page_road.py --tables N [ACTIONS]   # N tables at once (default 3000 actions)
+    .venv/bin/python tests/bench/page_road.py --attach [TABLES]      # the pages of a new table opened (default 10)
 
 With `--tables`, N tables of the games in turn are in play at once, one action at each in turn, and the cycle
 collector is set as the server sets it: it prints the CPU per action and the part of it the collector took.
+With `--attach`, new tables of each game and size (SQLite in a temporary file) get every seat's page socket and
+a spectator's attached by the hub at once: it prints the CPU of attaching them, per table.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import sys
+import tempfile
 import time
 import zlib
 from dataclasses import dataclass
@@ -157,6 +161,40 @@ async def many(service: TablesService, count: int, actions: int) -> None:
           f"generations 0, 1, 2: {paused[0]:.2f}, {paused[1]:.2f}, {paused[2]:.2f} s)")
 
 
+async def attaching(tables: int) -> None:
+    """The CPU of the hub attaching every seat's page socket and a spectator's to a new table, all at the version
+    the table started at (a new table's sockets come together), through `Hub.attach` on a real database."""
+    from app.config import Settings
+    from app.db import make_async_engine, migrate
+    from app.realtime.hub import Hub
+
+    url = f"sqlite:///{tempfile.mkdtemp(prefix='tabula-attach-')}/attach.db"
+    settings = Settings(database_url=url)
+    migrate(settings)
+    service = TablesService(make_async_engine(settings), REGISTRY, is_postgres=False)
+    hub = Hub(service, database_url=url, is_postgres=False, heartbeat=60)
+    print(f"{'game':<16} {'players':>7} {'tables':>7} {'µs to attach every page':>24}")
+    try:
+        for slug, game in REGISTRY.items():
+            for players in sorted({game.min_players, game.max_players}):
+                cpu = 0.0
+                for n in range(tables + 1):  # the first one warms up
+                    snap = await service.create(slug, players)
+                    for seat in range(players):
+                        await service.join(snap.id, snap.invite_key, f"P{seat}")
+                    snap = await service.current(snap.id)
+                    conns = [html_connection(CountingSocket(), snap, seat, service) for seat in [*range(players), None]]
+                    started = time.process_time()
+                    for conn in conns:
+                        assert await hub.attach(conn, None)
+                    if n:
+                        cpu += time.process_time() - started
+                print(f"{slug:<16} {players:>7} {tables:>7} {1e6 * cpu / tables:>24.0f}")
+    finally:
+        await hub.stop()
+        await service.engine.dispose()
+
+
 async def main(per_kind: int) -> None:
     service = TablesService(create_async_engine("sqlite+aiosqlite://"), REGISTRY, is_postgres=False)
     print(f"{'game':<16} {'players':>7} {'actions':>8} {'µs/action':>10} {'first fifth':>12} {'last fifth':>11}"
@@ -178,7 +216,9 @@ async def main(per_kind: int) -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 2 and sys.argv[1] == "--tables":
+    if len(sys.argv) > 1 and sys.argv[1] == "--attach":
+        asyncio.run(attaching(int(sys.argv[2]) if len(sys.argv) > 2 else 10))
+    elif len(sys.argv) > 2 and sys.argv[1] == "--tables":
         asyncio.run(many(TablesService(create_async_engine("sqlite+aiosqlite://"), REGISTRY, is_postgres=False),
                          int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 3000))
     else:
