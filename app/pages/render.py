@@ -379,7 +379,7 @@ def log_lines(game: Game, entries: list[dict[str, Any]], lang: str, names: list[
                     break
                 start += 1
         # old_lines are the lines of the last len(old_lines) old entries, newest first
-        lines = old_lines[len(old_entries) - start:]
+        lines = old_lines if start == len(old_entries) else old_lines[len(old_entries) - start:]
     fresh = []
     for number in range(len(entries), max(start, len(entries) - LOG_LINES), -1):
         entry = entries[number - 1]
@@ -400,7 +400,11 @@ def log_lines(game: Game, entries: list[dict[str, Any]], lang: str, names: list[
         fresh.append(Markup(f'{mark}>{escape(words)}</li>'))
         if made is not None:
             made[id(entry)] = (entry, fresh[-1])
-    return (fresh + lines)[:LOG_LINES]
+    if not fresh or not lines:  # (the lists are shared, never changed: a list per reader and action is what
+        return fresh or lines  # the cycle collector walks, 300 lines long late in a game)
+    lines = fresh + lines
+    del lines[LOG_LINES:]
+    return lines
 
 
 def log_growth(old: "Rendered", new: "Rendered") -> str | None:
