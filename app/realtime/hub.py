@@ -204,8 +204,8 @@ class Channel:
 
     async def attach(self, conn: Connection, since: int | None) -> bool:
         service = self.hub.service
+        snap = await self._read(None)
         async with self.lock:
-            snap = await service.current(self.table_id)
             if self.snapshot is None or snap.version > self.snapshot.version:
                 await self._advance_to(snap)
             snap = self.snapshot
@@ -253,14 +253,24 @@ class Channel:
     async def advance(self, version: int | None, snap: Snapshot | None = None,
                       acknowledge: InlineAck | None = None) -> None:
         """Bring every connection to `version` (or to whatever is current when None)."""
+        if version is not None and self.snapshot is not None and version <= self.snapshot.version:
+            return
+        if snap is None or (version is not None and snap.version < version):
+            snap = await self._read(version)
         async with self.lock:
-            if version is not None and self.snapshot is not None and version <= self.snapshot.version:
-                return
-            if snap is None or (version is not None and snap.version < version):
-                snap = await (self.hub.service.current(self.table_id) if version is None
-                              else self.hub.service.at_least(self.table_id, version))
             if self.snapshot is None or snap.version > self.snapshot.version:
                 await self._advance_to(snap, acknowledge)
+
+    async def _read(self, version: int | None) -> Snapshot:
+        """The table at `version` or later (None: as committed now), read while no move of this process is
+        between its commit and its delivery: `TablesService.act` holds the table's lock until its commit hooks
+        ran, so a move committed here reaches its connections through its own hook, with the mover's
+        acknowledgement (PROTOCOL.md "ack"), never first through a re-read. Never read under the channel's
+        lock: that hook takes it under the table's."""
+        service = self.hub.service
+        async with service.table_lock(self.table_id):
+            return await (service.current(self.table_id) if version is None
+                          else service.at_least(self.table_id, version))
 
     async def _advance_to(self, snap: Snapshot, inline: InlineAck | None = None) -> None:
         service = self.hub.service

@@ -7,7 +7,8 @@
   database (another process moved the table on) costs at most a 409, never a lost or doubled move;
 - patches computed once for the parts of the view that several seats share are the same bytes as patches
   computed seat by seat (app/realtime/diff.py);
-- `"ack": "patch"` (PROTOCOL.md) acknowledges a move inside the patch that carries it, and only then;
+- `"ack": "patch"` (PROTOCOL.md) acknowledges a move inside the patch that carries it, and only then,
+  whatever re-read of the table comes while it is committed;
 - a move's delivery (the views) is prepared while its commit is on its way, and told to nobody before the
   commit; the committer's own connections (app/db.py) go with the engine;
 - on SQLite, one batch is written at a time (the moves that come meanwhile go together in the next), and
@@ -258,6 +259,49 @@ async def test_after_a_move_the_seats_the_game_waits_for_hear_first(fresh_db_url
             heard.clear()
             await service.act(table_id, tokens[mover], snap.version, PLAY)
             assert heard == [1 - mover, None, mover] or heard == [1 - mover, mover, None]
+    finally:
+        await hub.stop()
+        await service.engine.dispose()
+
+
+async def test_a_move_committed_here_rides_its_ack_on_its_patch_whatever_reread_comes_meanwhile(fresh_db_url):
+    """PROTOCOL.md "ack": the hub re-reads its tables on its own (the presence round, a lost notification's
+    catch-up, a socket attaching). One that reaches the database between a move's commit and its delivery
+    must not send the move's patch first, without the mover's acknowledgement (CI saw it, once)."""
+    from app.realtime.hub import Connection, Hub, InlineAck
+
+    sent: list[dict] = []
+
+    class Recorder(Connection):
+        async def send(self, message: str) -> None:
+            sent.append(json.loads(message))
+
+    service = await _service(fresh_db_url)
+    hub = Hub(service, database_url=fresh_db_url, is_postgres=service.is_postgres, heartbeat=60)
+    try:
+        table_id, tokens = await _started_table(service)
+        snap = await service.current(table_id)
+        (mover,) = service.game(snap.game).to_act(snap.state)
+        me = Recorder(None, table_id, mover, snap.seat_hashes[mover])
+        assert await hub.attach(me, None)
+        channel = hub.channel(table_id)
+        read_current = service.current
+
+        async def read_after_the_commit(tid: str) -> Snapshot:
+            while (await _logged(service, tid))[0] == snap.version:  # the commit is not done yet
+                await asyncio.sleep(0.001)
+            return await read_current(tid)
+
+        service.current = read_after_the_commit
+        rereads: list[asyncio.Future] = []
+        service.on_writing.append(lambda _snap: rereads.append(asyncio.ensure_future(channel.advance(None))))
+        sent.clear()
+        inline = InlineAck(me, "m1")
+        version = await service.act(table_id, tokens[mover], snap.version, PLAY, acknowledge=inline)
+        async with asyncio.timeout(10):
+            await asyncio.gather(*rereads)
+        assert rereads and inline.delivered
+        assert [(m["type"], m.get("version"), m.get("ack")) for m in sent] == [("patch", version, "m1")]
     finally:
         await hub.stop()
         await service.engine.dispose()
