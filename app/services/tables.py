@@ -131,12 +131,17 @@ class Snapshot:
     spectator_delay: int = 0
     private: bool = False
     views: dict[int | None, dict[str, Any]] = field(default_factory=dict)
-    # Each seat's last visible log at this table (`Game.visible_log`), handed from each snapshot to the next
-    # by `_apply`: a seat's view projects only the log entries new since its last view. It lives and dies with
-    # the table's snapshot in the cache; per seat, the log it last saw (the state's own list) and the list of
-    # its visible entries (the same objects as in the views), and the entries' projections, made once for
-    # every seat: a few kB.
-    log_memo: dict[int | None, Any] = field(default_factory=dict, repr=False)
+    # What each seat's views at this table remember between versions (`Game.view`), handed from each snapshot
+    # to the next by `_apply`: a seat's view projects only the log entries new since its last view, and keeps
+    # that view's objects for the parts that did not change. It lives and dies with the table's snapshot in the
+    # cache; per seat, the log it last saw (the state's own list), the list of its visible entries and its last
+    # view (the same objects as in the views), and the entries' projections, made once for every seat: a few kB
+    # besides the views the snapshot holds anyway.
+    view_memo: dict[int | None, Any] = field(default_factory=dict, repr=False)
+    # The seats' facts and the seat changes in the table part of the views (`client_view`): one list of each
+    # for every seat's view, handed on by `_apply` (a move changes no seat). Not copied by `dataclasses.replace`.
+    seat_facts: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = field(default=None, init=False,
+                                                                                 repr=False)
 
 
 @dataclass(frozen=True)
@@ -442,19 +447,23 @@ class TablesService:
         view = snap.views.get(seat)
         if view is None:
             game = self.game(snap.game)
+            if snap.seat_facts is None:
+                snap.seat_facts = ([_seat_facts(snap, n) for n in range(len(snap.seat_names))],
+                                   list(snap.seat_changes))
+            seats, seat_changes = snap.seat_facts
             view = {
                 "table": {
                     "id": snap.id,
                     "game": snap.game,
                     "status": snap.status,
                     "players": snap.players,
-                    "seats": [_seat_facts(snap, n) for n in range(len(snap.seat_names))],
+                    "seats": seats,
                     "you": seat,
                     "turn_timer": snap.turn_timer,
                     "deadline": snap.deadline,
-                    "seat_changes": list(snap.seat_changes),
+                    "seat_changes": seat_changes,
                 },
-                "game": game.view(snap.state, seat, snap.log_memo) if snap.state is not None else None,
+                "game": game.view(snap.state, seat, snap.view_memo) if snap.state is not None else None,
             }
             snap.views[seat] = view
         return view
@@ -750,8 +759,9 @@ class TablesService:
             seat_takeovers=snap.seat_takeovers, turn_timer=snap.turn_timer, deadline=_iso(deadline),
             seat_changes=snap.seat_changes,
             spectators_allowed=snap.spectators_allowed, spectator_delay=snap.spectator_delay, private=snap.private,
-            log_memo=snap.log_memo,
+            view_memo=snap.view_memo,
         )
+        new_snap.seat_facts = snap.seat_facts
         self.timings.add("engine", time.perf_counter() - started)
         return new_snap, params
 

@@ -32,6 +32,9 @@ from games.core import State, clone, log_visible, reveal_line, rng
 from .components import SENATE_ORDER, SETUP, patrician_label, province_label
 
 def observe(state: State, seat: int | None) -> dict[str, Any]:
+    # The state's own lists where the view shows them whole: a state is never changed once built (`play`
+    # changes a copy), and neither is a view. A copy of each for each seat at each action was a tenth of a
+    # server's time under a club's load (tests/bench/RESULTS.md).
     n = state["players"]
     conf = SETUP[n]
     holder = state["senate_holder"]
@@ -45,34 +48,34 @@ def observe(state: State, seat: int | None) -> dict[str, Any]:
         "start_seat": state["start"],
         "turn_seat": state["turn"],
         "ending": state["ending"],
-        "rolled": list(state["rolled"]),
-        "unplaced": list(state["unplaced"]),
-        "templum": [list(t) for t in state["templum"]] if conf["templum"] else None,
-        "senatus": [list(s) for s in state["senatus"]],
-        "castrum": [list(c) for c in state["castrum"]],
-        "forum": [list(d) for d in state["forum"]],
-        "latrina": list(state["latrina"]),
-        "chips": list(state["chips"]),
-        "province_offer": list(state["province_offer"]),
-        "patrician_offer": list(state["patrician_offer"]),
+        "rolled": state["rolled"],
+        "unplaced": state["unplaced"],
+        "templum": state["templum"] if conf["templum"] else None,
+        "senatus": state["senatus"],
+        "castrum": state["castrum"],
+        "forum": state["forum"],
+        "latrina": state["latrina"],
+        "chips": state["chips"],
+        "province_offer": state["province_offer"],
+        "patrician_offer": state["patrician_offer"],
         "province_pile": len(state["province_pile"]),
         "patrician_pile": len(state["patrician_pile"]),
-        "provinces": [list(p) for p in state["provinces"]],
-        "patricians": [list(p) for p in state["patricians"]],
+        "provinces": state["provinces"],
+        "patricians": state["patricians"],
         "fortuna_pile": len(state["fortuna_pile"]),
         "fortuna_discard": len(state["fortuna_discard"]),
         "fortuna_drawn": [len(d) for d in state["fortuna_drawn"]],
-        "fortuna_keep": list(state["fortuna_keep"]),
-        "fortuna_kept": [list(k) for k in state["fortuna_kept"]],
-        "own_fortuna": list(state["fortuna_drawn"][seat]) if seat is not None else None,
+        "fortuna_keep": state["fortuna_keep"],
+        "fortuna_kept": state["fortuna_kept"],
+        "own_fortuna": state["fortuna_drawn"][seat] if seat is not None else None,
         "senate_deck": len(state["senate_deck"]) + len(state["senate_under"]),
         "senate_counts": [len(h) for h in state["senate_hands"]],
-        "own_senate": list(state["senate_hands"][seat]) if seat is not None else None,
+        "own_senate": state["senate_hands"][seat] if seat is not None else None,
         "senate_holder": holder,
         "senate_offer_size": len(state["senate_offer"]),
-        "senate_offer": list(state["senate_offer"]) if seat is not None and seat == holder else None,
-        "castrum_queue": [list(c) for c in state["queue"]] if phase == "castrum" else [],
-        "forum_queue": [list(d) for d in state["queue"]] if phase == "forum" else [],
+        "senate_offer": state["senate_offer"] if seat is not None and seat == holder else None,
+        "castrum_queue": state["queue"] if phase == "castrum" else [],
+        "forum_queue": state["queue"] if phase == "forum" else [],
     }
 
 

@@ -33,7 +33,8 @@ Seat = int
 # Keys the core adds to every view; a game's own view part may not use them.
 CORE_VIEW_KEYS = ("game", "seat", "players", "to_act", "legal_actions", "confirm", "finished", "outcome", "log")
 _CORE_VIEW_KEYS = frozenset(CORE_VIEW_KEYS)
-PROJECTED = "projected"  # the key, in a log memo of `Game.visible_log`, of the entries' projections
+PROJECTED = "projected"  # the key, in a view memo (`Game.visible_log`), of the log entries' projections
+VIEWED = "viewed"  # in a view memo, (VIEWED, seat): the seat's last view (`Game.view`)
 
 # Taking back one's own last step (see `Game.apply`): an ordinary legal action, offered by the core.
 UNDO: dict[str, Any] = {"type": "undo"}
@@ -400,8 +401,15 @@ class Game:
             restored[UNDO_KEY] = below
         return restored
 
-    def view(self, state: State, seat: Seat | None, log_memo: dict | None = None) -> dict[str, Any]:
-        """Everything `seat` (None: a spectator) may know, and nothing else. `log_memo`: see `visible_log`."""
+    def view(self, state: State, seat: Seat | None, view_memo: dict | None = None) -> dict[str, Any]:
+        """Everything `seat` (None: a spectator) may know, and nothing else.
+
+        `view_memo`: what the views of one table remember between its versions (the log: see `visible_log`),
+        among them each seat's last view: a part of the view equal to that view's part is that view's own
+        object. The pages and the patches then compare it by identity, not item by item, and the copy just
+        built dies at once instead of living until the next action for the cycle collector to walk
+        (tests/bench/RESULTS.md). Like the log, a view's parts are never changed once built. Without a memo
+        (a bot's samples, a replay), only the log is remembered, in the game's own memo."""
         if seat is not None and not 0 <= seat < state_players(state):
             raise ValueError("no such seat")
         finished = self.finished(state)
@@ -409,7 +417,7 @@ class Game:
         acting = self.to_act(state)
         legal = self.legal_actions(state, seat) if seat in acting else []
         assert _CORE_VIEW_KEYS.isdisjoint(own), f"a game view may not use the core keys {set(own) & _CORE_VIEW_KEYS}"
-        return {
+        view = {
             "game": self.slug,
             "seat": seat,
             "players": state_players(state),
@@ -420,9 +428,21 @@ class Game:
             "outcome": self.score(state) if finished else None,
             # "by": the seat whose move made the entry, when the server marked it (a page does not read a
             # seat's own moves aloud to it)
-            "log": self.visible_log(state.get("log", ()), seat, log_memo),
+            "log": self.visible_log(state.get("log", ()), seat, view_memo),
             **own,
         }
+        if view_memo is None:
+            return view
+        last = view_memo.get((VIEWED, seat))
+        if last is not None:
+            for key, value in view.items():
+                was = last.get(key, value)
+                # (the same type at the top: `==` holds between 1 and True, which JSON tells apart; the views'
+                # bytes are checked against views made with no memo over random games of every game)
+                if was is not value and type(was) is type(value) and was == value:
+                    view[key] = was
+        view_memo[(VIEWED, seat)] = view
+        return view
 
     def visible_log(self, entries: list[dict[str, Any]], seat: Seat | None,
                     memos: dict | None = None) -> list[dict[str, Any]]:

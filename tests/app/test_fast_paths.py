@@ -491,12 +491,16 @@ def test_fast_json_writes_the_bytes_of_the_standard_library(slug):
 
 @pytest.mark.parametrize("slug", sorted(REGISTRY))
 async def test_a_snapshot_shares_its_log_with_the_one_before_and_its_views_are_a_fresh_decodes(slug):
-    """Each seat's view projects only the log entries new since its last view at that table (`Snapshot.log_memo`,
+    """Each seat's view projects only the log entries new since its last view at that table (`Snapshot.view_memo`,
     `Game.canonical_after`): with two tables played in turns, undos now and then, every seat's and the spectator's
     view at every version is the view of the state decoded afresh, projected with no memo at all; the seats'
     views hold one projection of each entry between them, not one each; and a seat that sees nothing new keeps
     its log's list, in its view and in its page's lines (a list per seat and action, as long as the log, was a
-    tenth of what the cycle collector walked: tests/bench/RESULTS.md)."""
+    tenth of what the cycle collector walked: tests/bench/RESULTS.md). Likewise each part of a seat's view
+    that did not change since its last view is that view's own object (`Game.view`), so that the pages and
+    the patches compare it by identity, and the copy made anew dies at once instead of living until the
+    next action; yet the view is, byte for byte, that of the state decoded afresh, and the state, whose lists
+    the views show as they are, is never changed by them or by the next move."""
     game = REGISTRY[slug]
     service = TablesService(create_async_engine("sqlite+aiosqlite://"), REGISTRY, is_postgres=False)
     tables = []
@@ -507,12 +511,17 @@ async def test_a_snapshot_shares_its_log_with_the_one_before_and_its_views_are_a
                         invite_key="I", spectator_key="K")
         tables.append((snap, {"rng": rng.seed_state(n)}))
     shared_entries = 0
-    seen: dict[tuple[int, int | None], tuple[list, list]] = {}  # each reader's last log and its page's lines
-    kept = 0
+    seen: dict[tuple[str, int | None], tuple[list, list]] = {}  # each reader's last log and its page's lines
+    kept = reused = 0
+    written: dict[str, str] = {}  # each table's state as it was written
+    last_views: dict[tuple[str, int | None], dict] = {}  # each reader's last view, by table
     while tables:
         for n, (snap, holder) in enumerate(tables):
             seat, action = random_step(game, snap.state, holder, undo_weight=0.2)
             new, params = service._apply(snap, seat, action)
+            # The views share the state's objects (`observe`): neither they nor the next move changed it.
+            assert snap.version == 1 or game.encode(snap.state) == written[snap.id]
+            written[snap.id] = params["state"]
             old_log, new_log = snap.state["log"], new.state["log"]
             for was, now in zip(old_log, new_log):
                 if was != now:
@@ -526,17 +535,28 @@ async def test_a_snapshot_shares_its_log_with_the_one_before_and_its_views_are_a
             projections = set()
             for s in [*range(new.players), None]:
                 view = service.client_view(new, s)["game"]
-                assert view == game.view(fresh, s, {})
+                alone = game.view(fresh, s, {})
+                assert view == alone and orjson.dumps(view) == orjson.dumps(alone)  # (the types too: 1 is not True)
+                last = last_views.get((new.id, s))
+                for key, value in () if last is None else view.items():
+                    if isinstance(value, (list, dict)) and key in last and orjson.dumps(last[key]) == orjson.dumps(value):
+                        assert last[key] is value, key
+                        reused += 1
+                last_views[(new.id, s)] = view
                 projections |= {id(entry) for entry in view["log"]}
-                before = seen.get((n, s))
+                before = seen.get((new.id, s))
                 lines = log_lines(game, view["log"], "en", list(new.seat_names), before)
                 assert lines == log_lines(game, view["log"], "en", list(new.seat_names))
                 if before is not None and before[0] == view["log"]:
                     assert view["log"] is before[0] and lines is before[1]
                     kept += 1
-                seen[(n, s)] = (view["log"], lines)
+                seen[(new.id, s)] = (view["log"], lines)
+            # the seats' facts are one list for every reader, and for the next version (a move changes no seat)
+            parts = [service.client_view(new, s)["table"] for s in [*range(new.players), None]]
+            assert all(p["seats"] is parts[0]["seats"] and p["seat_changes"] is parts[0]["seat_changes"] for p in parts)
+            assert snap.version == 1 or parts[0]["seats"] is service.client_view(snap, 0)["table"]["seats"]
             # an entry seen by many seats is one object in all their views
             assert len(projections) <= len(new.state["log"])
             tables[n] = (new, holder)
         tables = [(snap, holder) for snap, holder in tables if not game.finished(snap.state)]
-    assert shared_entries > 0 and kept > 0
+    assert shared_entries > 0 and kept > 0 and reused > 0

@@ -21,8 +21,8 @@ def mark_last_senator() -> None:
     game_class = type(REGISTRY["ave_cesar"])
     engine_view = game_class.view
 
-    def view(self, state: Any, seat: int | None, log_memo: dict | None = None) -> dict[str, Any]:
-        out = engine_view(self, state, seat, log_memo)
+    def view(self, state: Any, seat: int | None, view_memo: dict | None = None) -> dict[str, Any]:
+        out = engine_view(self, state, seat, view_memo)
         if seat is None or "confirm" in out:
             return out
         last = out["table"][seat]["senators"] == 1
