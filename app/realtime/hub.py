@@ -43,10 +43,12 @@ log = logging.getLogger("tabula.realtime")
 
 PRESENCE_TTL = 45.0  # seconds after which a silent process's presence rows no longer count
 # A move allocates thousands of short-lived containers that reference counting frees; the default
-# thresholds (700, 10, 10) start a collection every few moves for little garbage. Fewer, larger rounds. Not
-# fewer still: at 100 000 a club's soak spent 13 % less CPU per move, but its memory grew twice as fast (what
-# cycles hold, closed HTTP connections' among them, waited for a rare round; tests/bench/RESULTS.md).
-GC_THRESHOLDS = (20_000, 20, 20)
+# thresholds (700, 10, 10) start a collection every few moves for little garbage. Fewer, larger rounds; but
+# not so few that what cycles hold (closed HTTP connections', SQLAlchemy's bind parameters) waits long for a
+# full round: a club's memory then grew two to six times as fast (tests/bench/RESULTS.md: at 100 000, and at
+# 20 000 once the views stopped leaving their copies alive). The first threshold counts the containers made
+# and not yet freed, so what a move leaves alive sets the cadence: 7 000 keeps that of 20 000 before.
+GC_THRESHOLDS = (7_000, 20, 20)
 PRESENCE_DELAY = 0.1  # seconds during which connections coming and going gather into one presence write
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
