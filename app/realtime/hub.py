@@ -199,10 +199,11 @@ class Channel:
         # render every region alone. Replaced at each change; it holds what those pages hold anyway.
         self.shared: dict[Any, Any] = {}
         self.lock = asyncio.Lock()
+        self.attaching = 0  # sockets on their way in (Hub.attach)
 
     @property
     def empty(self) -> bool:
-        return not any(self.conns.values())
+        return not self.attaching and not any(self.conns.values())
 
     async def attach(self, conn: Connection, since: int | None) -> bool:
         service = self.hub.service
@@ -554,15 +555,16 @@ class Hub:
         channel = self.channels.get(conn.table_id)
         if channel is None:
             channel = self.channels[conn.table_id] = Channel(self, conn.table_id)
+        # A socket being attached holds its channel: a reloaded page's new socket attaches while the old one
+        # leaves, and the channel going with the old one would leave the new one on a channel the hub forgot.
+        channel.attaching += 1
         try:
             attached = await channel.attach(conn, since)
-        except BaseException:
+        finally:
+            channel.attaching -= 1
             if channel.empty:
                 self.channels.pop(conn.table_id, None)
-            raise
         if not attached:
-            if channel.empty:
-                self.channels.pop(conn.table_id, None)
             return False
         self.local_counts.setdefault(conn.table_id, Counter())[conn.seat] += 1
         self._presence_changed(conn.table_id)

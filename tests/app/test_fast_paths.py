@@ -307,6 +307,45 @@ async def test_a_move_committed_here_rides_its_ack_on_its_patch_whatever_reread_
         await service.engine.dispose()
 
 
+async def test_a_socket_attaching_while_the_tables_last_socket_leaves_keeps_its_channel(fresh_db_url):
+    """A page reloaded: its new socket attaches while the old one leaves. The channel must not go with the old
+    socket while the new one is still being attached (its read may wait for a move's commit), or the new socket
+    is left on a channel the hub no longer has: it never hears a move, nor is its tab's hiding counted (CI saw
+    a hidden tab never shown as away)."""
+    from app.realtime.hub import Connection, Hub
+
+    heard: list[dict] = []
+
+    class Recorder(Connection):
+        async def send(self, message: str) -> None:
+            heard.append(json.loads(message))
+
+    service = await _service(fresh_db_url)
+    hub = Hub(service, database_url=fresh_db_url, is_postgres=service.is_postgres, heartbeat=60)
+    try:
+        table_id, tokens = await _started_table(service)
+        snap = await service.current(table_id)
+        (mover,) = service.game(snap.game).to_act(snap.state)
+        old, new = (Recorder(None, table_id, mover, snap.seat_hashes[mover]) for _ in range(2))
+        assert await hub.attach(old, None)
+        async with service.table_lock(table_id):  # as while a move of this process is being committed
+            attaching = asyncio.ensure_future(hub.attach(new, None))
+            await asyncio.sleep(0.05)
+            hub.detach(old)
+        async with asyncio.timeout(10):
+            assert await attaching
+        channel = hub.channel(table_id)
+        assert channel is not None and new in channel.conns[mover], "the new socket is on the hub's channel"
+        hub.set_hidden(new, True)
+        assert hub.local_hidden[table_id][mover] == 1, "its tab's hiding counts"
+        heard.clear()
+        version = await service.act(table_id, tokens[mover], snap.version, PLAY)
+        assert [m["version"] for m in heard if m["type"] == "patch"] == [version], "it hears the move"
+    finally:
+        await hub.stop()
+        await service.engine.dispose()
+
+
 async def test_group_committer_retries_a_failed_batch_move_by_move():
     """A batch that fails as a whole (e.g. a deadlock with another process) is retried one move at a
     time, so one bad move cannot fail the others; a move that still fails gets its own error."""

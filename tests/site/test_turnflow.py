@@ -142,7 +142,7 @@ def wait_presence(site, table_id: str, token: str, seat: int, state: str) -> Non
     deadline = time.monotonic() + 10
     with seat_client(site, table_id, token) as client:
         while (found := shown.search(client.get(f"/t/{table_id}").text)) is None or found.group(1) != state:
-            assert time.monotonic() < deadline, f"seat {seat} never showed as {state}"
+            assert time.monotonic() < deadline, f"seat {seat} never showed as {state}: {found and found.group(1)}"
             time.sleep(0.1)
 
 
