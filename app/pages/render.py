@@ -108,10 +108,11 @@ class PageTemplate(Template):
     def new_context(self, vars: dict[str, Any] | None = None, shared: bool = False,
                     locals: dict[str, Any] | None = None) -> Context:
         context = super().new_context(vars, shared, locals)
-        collector = vars.get("_regions") if vars else None
-        if collector is not None:  # to be let go of once the page is rendered (`_Collector.forget`)
-            collector.contexts.append(context)
-            context.__class__ = _context_class(collector)  # (the same layout: Jinja made it a PageContext)
+        contexts = vars.get("_contexts") if vars else None
+        if contexts is not None:  # to be let go of once the page is rendered (`let_go`)
+            contexts.append(context)
+            # (the same layout: Jinja made it a PageContext)
+            context.__class__ = _context_class(vars.get("_regions"))
         return context
 
     def render_in(self, parent: dict[str, Any]) -> str:
@@ -119,10 +120,10 @@ class PageTemplate(Template):
         included (`with_globals`). `render` copies its variables twice at every call, merging the globals
         into them (a ChainMap, read key by key), and its context copies the globals again: an eighth of the
         page road's time in a club's soak, once per region rendered."""
-        collector = parent.get("_regions")
-        context = _context_class(collector)(self.environment, parent, self.name, self.blocks)
-        if collector is not None:  # as `new_context`
-            collector.contexts.append(context)
+        context = _context_class(parent.get("_regions"))(self.environment, parent, self.name, self.blocks)
+        contexts = parent.get("_contexts")
+        if contexts is not None:  # as `new_context`
+            contexts.append(context)
         try:
             return self.environment.concat(self.root_render_func(context))  # type: ignore[attr-defined]
         except Exception:
@@ -199,6 +200,29 @@ def with_globals(values: dict[str, Any]) -> dict[str, Any]:
 
 
 i18n.install(ENV)
+
+
+def render_template(name: str, values: dict[str, Any]) -> str:
+    """The template `name` rendered whole (a page loaded, a message, a region sent alone), its Jinja
+    contexts let go of once it is (`let_go`)."""
+    contexts: list[Context] = []
+    try:
+        return ENV.get_template(name).render({**values, "_contexts": contexts})
+    finally:
+        let_go(contexts)
+
+
+def let_go(contexts: list[Context]) -> None:
+    """Lets go of a render's contexts (`PageTemplate` lists them in the render's `_contexts`). A Jinja context
+    holds its macros (an imported module's too), and they hold it: cycles that only the cycle collector frees,
+    each holding the render's context, the reader's view with it. Emptied, they are freed at once, when the
+    last reference goes; left to the collector, they were a fifth of the page road's CPU on a server of 200
+    tables (`page_road.py --tables 200`), and each page loaded whole left 700 objects to it."""
+    for context in contexts:
+        context.vars.clear()
+        context.exported_vars.clear()
+        context.parent = {}
+    contexts.clear()
 
 
 @dataclass
@@ -454,17 +478,10 @@ class _Collector:
     depth: int = 0
 
     def forget(self) -> None:
-        """Lets go of the render's contexts. A Jinja context holds its macros (an imported module's too), and
-        they hold it: cycles that only the cycle collector frees, each holding the render's context (the
-        view, this collector, and through it the reader's previous page). Emptied, they are freed at once,
-        when the last reference goes; left to the collector, they were a fifth of the page road's CPU on a
-        server of 200 tables (`page_road.py --tables 200`)."""
-        for context in self.contexts:
-            context.vars.clear()
-            context.exported_vars.clear()
-            context.parent = {}
-        self.contexts = []
-        self.base = {}  # (which holds this collector: `_regions`)
+        """Lets go of the render's contexts (`let_go`), and of the base, which holds this collector, and
+        through it the reader's previous page."""
+        let_go(self.contexts)
+        self.base = {}
 
     def kept(self, name: str) -> Source | None:
         """A render of this region whose reads have the values they have here: this reader's previous one,
@@ -727,7 +744,8 @@ def render(page: PageState, previous: Rendered | None = None, shared: SharedRend
     another reader of the same change rendered (`shared`) from reads that have the same values here."""
     ctx = context(page, previous, shared)
     collector = _Collector(ctx["_parts"], ctx["_parts"]["d"], previous, shared)
-    collector.base = with_globals({**ctx, "_regions": collector, "log_html": LOG_SLOT})
+    collector.base = with_globals({**ctx, "_regions": collector, "_contexts": collector.contexts,
+                                   "log_html": LOG_SLOT})
     try:
         frame = collector.frame()
         # The version element is outside the body, but kept and shared as a region is: the same for every

@@ -19,7 +19,7 @@ from games.core import Game
 from ..i18n import page_words, service_message
 from ..realtime.hub import Connection
 from ..services.tables import TablesService, compact
-from .render import ENV, PageState, Rendered, render
+from .render import PageState, Rendered, render, render_template
 
 log = logging.getLogger("tabula.pages")
 
@@ -130,12 +130,12 @@ class PageConnection(Connection):
 
     async def refuse(self, status: int, error: str) -> None:
         text = service_message(error, self.lang)
-        await self.send(ENV.get_template("table/flash.html").render({"flash": text, **page_words(self.lang)}))
+        await self.send(render_template("table/flash.html", {"flash": text, **page_words(self.lang)}))
 
 
 def chat_html(chat: dict[str, Any], lang: str) -> str:
     """The chat region of a page (templates/table/chat.html), the same in the page and on the socket."""
-    return ENV.get_template("table/chat.html").render({"chat": chat, **page_words(lang)})
+    return render_template("table/chat.html", {"chat": chat, **page_words(lang)})
 
 
 def _digest(text: str) -> str:

@@ -27,7 +27,7 @@ from .. import observability
 from ..config import project_root
 from ..i18n import DEFAULT_LANG, LANG_COOKIE, page_words, pick_lang, service_message, translator
 from ..models import FINISHED
-from ..pages.render import ENV, PageState, context
+from ..pages.render import PageState, context, render_template
 from ..pages.socket import chat_digest, chat_html, presence_digest
 from ..services import bots, rematch
 from ..services.credentials import same_admin_token, same_secret
@@ -57,7 +57,7 @@ def _render(request: Request, name: str, status: int = 200, **ctx: Any) -> HTMLR
     lang = ctx.pop("lang", None) or lang_of(request)
     base = {"request": request, **page_words(lang), "path": request.url.path
             + (("?" + request.url.query) if request.url.query else "")}
-    html = ENV.get_template(name).render({**base, **ctx})
+    html = render_template(name, {**base, **ctx})
     return HTMLResponse(html, status_code=status)
 
 
@@ -127,8 +127,8 @@ async def act_form(request: Request, table_id: str) -> Response:
         return _render(request, "table/confirm.html", lang=lang, table_id=table_id, reason=reason,
                        version=version, action=str(form.get("action", "")))
     if reason is not None:  # the page's script asks before it posts: a post it did not ask about is refused
-        return HTMLResponse(ENV.get_template("table/flash.html").render(
-            {"flash": _("Confirm first: ") + reason, **page_words(lang)}))
+        return HTMLResponse(render_template("table/flash.html",
+                                            {"flash": _("Confirm first: ") + reason, **page_words(lang)}))
     try:
         await service.act(table_id, token, version, action)
     except Illegal as e:  # the rules' refusal, in the reader's language (the game's own words)
@@ -142,7 +142,7 @@ async def act_form(request: Request, table_id: str) -> Response:
         if e.status == 409 and "moved on" in e.message:
             message = _("The table moved on before your move arrived: look again and replay if you still can.")
     if _is_htmx(request):
-        html = ENV.get_template("table/flash.html").render({"flash": message, **page_words(lang)})
+        html = render_template("table/flash.html", {"flash": message, **page_words(lang)})
         return HTMLResponse(html)
     response = RedirectResponse(f"/t/{table_id}", status_code=303)
     if message:

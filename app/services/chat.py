@@ -22,6 +22,8 @@ from .errors import BadRequest, Forbidden, NotFound
 from .tables import AUDIT, SEATS, TABLES, Audit, TablesService, _iso, clean_name, now
 
 CHAT = ChatMessage.__table__
+# The channels a seat reads, and a spectator (both): each condition built once (`tables.TABLES_AMONG` says why).
+READ_BY = {True: CHAT.c.channel == PLAYERS_CHAT, False: CHAT.c.channel.in_(CHAT_CHANNELS)}
 TEXT_MAX = 500  # characters of one message
 SHOWN = 100  # the newest messages a page or a read shows
 # Markup is refused rather than stored escaped: a tag in a chat line is a mistake or an attempt, never a word.
@@ -69,9 +71,7 @@ class ChatService:
         """The messages `seat` may read (None: a spectator, who reads both channels), oldest first, written
         at or before `upto_version` when given (a replay step), the newest `limit` of them (None: all).
         Deleted messages are left out."""
-        channels = [PLAYERS_CHAT] if seat is not None else list(CHAT_CHANNELS)
-        query = select(CHAT).where(CHAT.c.table_id == table_id, CHAT.c.channel.in_(channels),
-                                   CHAT.c.deleted.is_(False))
+        query = select(CHAT).where(CHAT.c.table_id == table_id, READ_BY[seat is not None], CHAT.c.deleted.is_(False))
         if upto_version is not None:
             query = query.where(CHAT.c.version <= upto_version)
         query = query.order_by(CHAT.c.id.desc())

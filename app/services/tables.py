@@ -352,6 +352,17 @@ _CHANGES_SQL = (select(SEAT_CHANGES.c.version, SEAT_CHANGES.c.seat, SEAT_CHANGES
                 .where(SEAT_CHANGES.c.table_id == bindparam("id")).order_by(SEAT_CHANGES.c.version, SEAT_CHANGES.c.seat))
 
 
+# Conditions on a list of values, each built once, the list passed as the parameter `ids` at each execution: an
+# `in_` built at each call leaves its parameters in cycles (SQLAlchemy keeps a parameter's clones, itself
+# among them) that only the cycle collector frees, a few for every socket opened or closed.
+TABLES_AMONG = TABLES.c.id.in_(bindparam("ids", expanding=True))
+SEATS_AMONG = SEATS.c.table_id.in_(bindparam("ids", expanding=True))
+ACTIONS_AMONG = ACTIONS.c.table_id.in_(bindparam("ids", expanding=True))
+SEAT_CHANGES_AMONG = SEAT_CHANGES.c.table_id.in_(bindparam("ids", expanding=True))
+PRESENCE_AMONG = PRESENCE.c.table_id.in_(bindparam("ids", expanding=True))
+TABLE_LIVE = TABLES.c.status.in_(LIVE)
+
+
 def _snapshot_rows(conn: Any, table_id: str, known_version: int | None = None) -> tuple[Any, list[Any], list[Any]] | None:
     """The rows a table's snapshot is made of (`TablesService._snapshot`); None when its version is still
     `known_version` (the snapshot cached is current). One read, in one hop (`TablesService._read`)."""
@@ -971,8 +982,8 @@ class TablesService:
         if ids:
             for s in (await conn.execute(select(SEATS.c.table_id, SEATS.c.number, SEATS.c.name, SEATS.c.connected,
                                                 SEATS.c.bot_level, SEATS.c.bot_takeover)
-                                         .where(SEATS.c.table_id.in_(ids))
-                                         .order_by(SEATS.c.table_id, SEATS.c.number))).all():
+                                         .where(SEATS_AMONG)
+                                         .order_by(SEATS.c.table_id, SEATS.c.number), {"ids": list(ids)})).all():
                 seats[s.table_id].append({"number": s.number, "name": s.name, "connected": bool(s.connected),
                                           "bot": s.bot_level, "takeover": bool(s.bot_takeover)})
         return seats
@@ -987,7 +998,7 @@ class TablesService:
             rows = (await conn.execute(select(
                 TABLES.c.id, TABLES.c.game, TABLES.c.players, TABLES.c.status, TABLES.c.spectators,
                 TABLES.c.spectators_allowed, TABLES.c.spectator_delay, turns)
-                .where(TABLES.c.private == false(), TABLES.c.spectators_allowed, TABLES.c.status.in_(LIVE))
+                .where(TABLES.c.private == false(), TABLES.c.spectators_allowed, TABLE_LIVE)
                 .order_by(TABLES.c.updated_at.desc(), TABLES.c.id).limit(limit))).all()
             seats = await self._seats_of(conn, [r.id for r in rows])
         return [{"id": r.id, "game": r.game, "players": r.players, "status": r.status, "spectators": r.spectators,
@@ -1013,7 +1024,7 @@ class TablesService:
         wanted = select(TABLES).order_by(TABLES.c.created_at, TABLES.c.id)
         async with self.autocommit.connect() as conn:
             if only:
-                rows = (await conn.execute(wanted.where(TABLES.c.id.in_(list(only))))).mappings().all()
+                rows = (await conn.execute(wanted.where(TABLES_AMONG), {"ids": list(only)})).mappings().all()
                 found = {r["id"]: r for r in rows}
                 for table_id in only:
                     if table_id not in found:
@@ -1024,12 +1035,13 @@ class TablesService:
             else:
                 rows = (await conn.execute(wanted.where(TABLES.c.status == FINISHED))).mappings().all()
             ids = [r["id"] for r in rows]
-            seats = (await conn.execute(select(SEATS).where(SEATS.c.table_id.in_(ids))
-                                        .order_by(SEATS.c.number))).mappings().all()
-            actions = (await conn.execute(select(ACTIONS).where(ACTIONS.c.table_id.in_(ids))
-                                          .order_by(ACTIONS.c.version))).mappings().all()
-            changes = (await conn.execute(select(SEAT_CHANGES).where(SEAT_CHANGES.c.table_id.in_(ids))
-                                          .order_by(SEAT_CHANGES.c.version, SEAT_CHANGES.c.seat))).mappings().all()
+            seats = (await conn.execute(select(SEATS).where(SEATS_AMONG).order_by(SEATS.c.number),
+                                        {"ids": ids})).mappings().all()
+            actions = (await conn.execute(select(ACTIONS).where(ACTIONS_AMONG).order_by(ACTIONS.c.version),
+                                          {"ids": ids})).mappings().all()
+            changes = (await conn.execute(select(SEAT_CHANGES).where(SEAT_CHANGES_AMONG)
+                                          .order_by(SEAT_CHANGES.c.version, SEAT_CHANGES.c.seat),
+                                          {"ids": ids})).mappings().all()
         by_table: dict[str, dict[str, list[dict[str, Any]]]] = {i: {"s": [], "a": [], "c": []} for i in ids}
         for s in seats:
             by_table[s["table_id"]]["s"].append({**s, "bot": s["bot_level"]})
@@ -1382,12 +1394,12 @@ def _write_presence(conn: Connection, instance: str, counts: Mapping[str, Mappin
         conn.execute(text("SELECT pg_advisory_xact_lock(:space, hashtext(id)) FROM unnest(CAST(:ids AS text[])) AS id"
                           " ORDER BY id"), {"space": PRESENCE_LOCKS, "ids": ids})
     # FOR KEY SHARE (Postgres): the tables cannot be deleted meanwhile, and a move's update does not wait for it.
-    existing = set(conn.execute(select(TABLES.c.id).where(TABLES.c.id.in_(ids)).order_by(TABLES.c.id)
-                                .with_for_update(read=True, key_share=True)).scalars())
+    existing = set(conn.execute(select(TABLES.c.id).where(TABLES_AMONG).order_by(TABLES.c.id)
+                                .with_for_update(read=True, key_share=True), {"ids": ids}).scalars())
     tables = [t for t in ids if t in existing]
     if not tables:
         return {}
-    conn.execute(delete(PRESENCE).where(PRESENCE.c.instance == instance, PRESENCE.c.table_id.in_(tables)))
+    conn.execute(delete(PRESENCE).where(PRESENCE.c.instance == instance, PRESENCE_AMONG), {"ids": tables})
     rows = [{"instance": instance, "table_id": table_id, "seat": SPECTATOR_SEAT if seat is None else seat,
              "connections": n, "visible": visible, "seen_at": at}
             for table_id in tables for seat, (n, visible) in counts[table_id].items() if n > 0]
@@ -1396,8 +1408,8 @@ def _write_presence(conn: Connection, instance: str, counts: Mapping[str, Mappin
     live = conn.execute(
         select(PRESENCE.c.table_id, PRESENCE.c.seat, func.sum(PRESENCE.c.connections).label("n"),
                func.sum(PRESENCE.c.visible).label("visible"))
-        .where(PRESENCE.c.table_id.in_(tables), PRESENCE.c.seen_at > at - timedelta(seconds=ttl))
-        .group_by(PRESENCE.c.table_id, PRESENCE.c.seat)).all()
+        .where(PRESENCE_AMONG, PRESENCE.c.seen_at > at - timedelta(seconds=ttl))
+        .group_by(PRESENCE.c.table_id, PRESENCE.c.seat), {"ids": tables}).all()
     spectators = {t: 0 for t in tables}
     now_is: dict[tuple[str, int], tuple[bool, bool]] = {}  # (connected, away) of the seats with a socket
     for r in live:
@@ -1411,9 +1423,9 @@ def _write_presence(conn: Connection, instance: str, counts: Mapping[str, Mappin
                  .values(spectators=bindparam("n")),
                  [{"t": t, "n": n} for t, n in spectators.items()])
     seats = select(SEATS.c.table_id, SEATS.c.number, SEATS.c.connected, SEATS.c.away,
-                   SEATS.c.presence_since).where(SEATS.c.table_id.in_(tables)).order_by(SEATS.c.number)
+                   SEATS.c.presence_since).where(SEATS_AMONG).order_by(SEATS.c.number)
     changed = [{"t": s.table_id, "n": s.number, "c": c, "a": a}
-               for s in conn.execute(seats).all()
+               for s in conn.execute(seats, {"ids": tables}).all()
                for c, a in [now_is.get((s.table_id, s.number), (False, False))]
                if (bool(s.connected), bool(s.away)) != (c, a)]
     if changed:
@@ -1421,7 +1433,7 @@ def _write_presence(conn: Connection, instance: str, counts: Mapping[str, Mappin
                      .values(connected=bindparam("c"), away=bindparam("a"), presence_since=at.replace(microsecond=0)),
                      changed)
     by_table: dict[str, list[Any]] = {t: [] for t in tables}
-    for s in conn.execute(seats).all():
+    for s in conn.execute(seats, {"ids": tables}).all():
         by_table[s.table_id].append(s)
     return {t: presence_of(by_table[t], spectators[t]) for t in tables}
 

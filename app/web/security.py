@@ -27,7 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import observability
 from ..config import Settings
 from ..i18n import N_, page_words, pick_lang, words
-from ..pages.render import ENV
+from ..pages.render import render_template
 from .bodies import BadJSON, check_json
 from .limits import RateLimited, RateLimits, client_of
 
@@ -54,8 +54,8 @@ def error_response(conn: HTTPConnection, status: int, message: str,
         return JSONResponse({"error": message}, status_code=status, headers=headers)
     lang = pick_lang(conn.cookies, conn.headers, None)
     try:
-        html = ENV.get_template("message.html").render(
-            {"request": conn, **page_words(lang), "path": conn.url.path, "message": words(lang)(message)})
+        html = render_template("message.html", {
+            "request": conn, **page_words(lang), "path": conn.url.path, "message": words(lang)(message)})
     except Exception:  # the page itself failed: a bare sentence still tells what happened
         log.exception("the error page could not be rendered")
         html = f"<!doctype html><title>Tabula</title><p>{message}</p>"

@@ -2,13 +2,22 @@
 many short games played to the end by bots, each seat's page socket and a spectator's open while it is
 played (half the tables delaying their spectators), one game replayed; then every per-table cache of the
 process, as /metrics shows it (tabula_held) and as a look through the server's objects finds it, holds no
-finished table. Both databases."""
+finished table. And what a table's readers do while it is played (pages, sockets, moves) leaves nothing to
+the cycle collector. Both databases."""
 
 from __future__ import annotations
 
 import asyncio
+import base64
+import gc
+import http.client
+import json
+import os
 import re
+import socket
+import time
 import weakref
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -26,6 +35,9 @@ TABLES = 6  # at once, 60 moves each
 PER_TABLE = {"snapshots", "spectator_snapshots", "table_locks", "bot_tasks", "bot_dirty", "bot_seeds", "bot_idle",
              "channels", "presence_counts", "presence_hidden", "presence_dirty"}
 HELD = re.compile(r'^tabula_held\{cache="([a-z_]+)"\} ([0-9.e+]+)$', re.M)
+# The packages that serve a request: what is found of them in the garbage is the server's.
+SERVING = {"app", "games", "jinja2", "markupsafe", "sqlalchemy", "uvicorn", "httptools", "websockets", "starlette",
+           "fastapi", "asyncio"}
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
@@ -154,3 +166,102 @@ async def test_the_cycle_collector_runs_once_the_last_socket_of_the_server_close
                 break
             await asyncio.sleep(0.05)
         assert freed() is None, "the server had no table open, and the cycle collector did not run"
+
+
+def _raw_socket(base: str, path: str, cookie: str = "") -> socket.socket:
+    """A websocket opened by hand on a plain socket (a client of no library, which leaves no garbage of its
+    own), once the server answered its upgrade and sent its first message."""
+    host, port = base.removeprefix("http://").split(":")
+    sock = socket.create_connection((host, int(port)), timeout=10)
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall((f"GET {path} HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                  f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\nCookie: {cookie}\r\n\r\n").encode())
+    answer = b""
+    while b"\r\n\r\n" not in answer or len(answer.partition(b"\r\n\r\n")[2]) < 2:
+        answer += sock.recv(65536)
+    assert answer.startswith(b"HTTP/1.1 101"), answer[:200]
+    return sock
+
+
+def _close(sock: socket.socket) -> None:
+    """Closes a `_raw_socket` as a browser does: a close frame (1000, masked), then the server's close."""
+    mask = os.urandom(4)
+    sock.sendall(bytes([0x88, 0x82]) + mask + bytes(b ^ mask[i] for i, b in enumerate((1000).to_bytes(2, "big"))))
+    try:
+        while sock.recv(65536):
+            pass
+    except OSError:
+        pass
+    sock.close()
+
+
+def _request(base: str, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None,
+             status: int = 200) -> str:
+    host, port = base.removeprefix("http://").split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=10)
+    conn.request(method, path, body=None if body is None else json.dumps(body),
+                 headers={"content-type": "application/json", **(headers or {})})
+    answer = conn.getresponse()
+    text = answer.read().decode()
+    conn.close()
+    assert answer.status == status, text
+    return text
+
+
+async def test_pages_sockets_and_moves_leave_nothing_to_the_cycle_collector(server):
+    """What a table's players and spectators do, at a table of each game (load their pages, open the pages'
+    sockets and the JSON one, play a move while they are open, leave; the lobby, the rules and a message page
+    too) is freed as it goes, by reference counting: nothing of it waits for the cycle collector, whose rounds
+    are rare under load (app/realtime/hub.py GC_THRESHOLDS) and were what grew the server's memory in the soak.
+    Seen left before: each page loaded (its Jinja contexts and macros, 731 objects for a César & Cléopâtre
+    seat's), each socket (uvicorn's HTTP protocol of the upgrade, 22), each `in_` condition of a statement
+    (SQLAlchemy's parameters)."""
+    base, _app = server
+    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+        tables = {slug: await create_full(client, slug, 3 if slug != "cesar_cleopatre" else 2)
+                  for slug in ("cesar_cleopatre", "ave_cesar", "alea_iacta_est")}
+
+    def visit() -> None:
+        _request(base, "GET", "/")
+        _request(base, "GET", "/t/no-such-table", status=404)
+        for slug, table in tables.items():
+            _request(base, "GET", f"/rules/{slug}")
+            play(table)
+
+    def play(table: Table) -> None:
+        cookies = [f"tabula_seat_{table.id}={token}" for token in table.tokens]
+        for cookie in cookies:
+            _request(base, "GET", f"/t/{table.id}", headers={"cookie": cookie})
+        _request(base, "GET", f"/t/{table.id}/watch?key={table.spectate}")
+        sockets = [_raw_socket(base, f"/ws/tables/{table.id}/html", cookie) for cookie in cookies]
+        sockets.append(_raw_socket(base, f"/ws/tables/{table.id}/html?spectate={table.spectate}"))
+        sockets.append(_raw_socket(base, f"/ws/tables/{table.id}?token={table.tokens[0]}"))
+        for token in table.tokens:
+            seen = json.loads(_request(base, "GET", f"/api/tables/{table.id}/view", headers=bearer(token)))
+            if seen["view"]["game"]["legal_actions"]:
+                _request(base, "POST", f"/api/tables/{table.id}/actions", headers=bearer(token),
+                         body={"version": seen["version"], "action": seen["view"]["game"]["legal_actions"][0]})
+                break
+        for sock in sockets:
+            _close(sock)
+        for _ in range(100):  # the sockets detached, their presence written
+            if not any(float(n) for cache, n in HELD.findall(_request(base, "GET", "/metrics"))
+                       if cache in ("channels", "presence_counts", "presence_dirty")):
+                break
+            time.sleep(0.05)
+
+    visit()  # (what is made once: templates compiled, statements cached)
+    gc.collect()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)  # (the collections the server makes meanwhile keep what they find too)
+    try:
+        visit()
+        gc.collect()
+        left = Counter(f"{type(o).__module__}.{type(o).__qualname__}" for o in gc.garbage
+                       if type(o).__module__.partition(".")[0] in SERVING)
+    finally:
+        gc.garbage.clear()
+        gc.set_debug(0)
+        gc.enable()
+    assert not left, left.most_common(8)
+
