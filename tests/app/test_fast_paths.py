@@ -26,6 +26,9 @@ import asyncio
 import json
 import random
 import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from types import SimpleNamespace
 
 import httpx
 import jsonpatch
@@ -264,11 +267,11 @@ async def test_after_a_move_the_seats_the_game_waits_for_hear_first(fresh_db_url
         await service.engine.dispose()
 
 
-async def test_a_move_committed_here_rides_its_ack_on_its_patch_whatever_reread_comes_meanwhile(fresh_db_url):
-    """PROTOCOL.md "ack": the hub re-reads its tables on its own (the presence round, a lost notification's
-    catch-up, a socket attaching). One that reaches the database between a move's commit and its delivery
-    must not send the move's patch first, without the mover's acknowledgement (CI saw it, once)."""
-    from app.realtime.hub import Connection, Hub, InlineAck
+@asynccontextmanager
+async def _hub_at_a_table(url: str) -> AsyncIterator[SimpleNamespace]:
+    """A hub over a started table of the benchmark game: `mover` is the seat to act, `watch()` makes one of
+    its connections, and what they are sent goes to `sent`."""
+    from app.realtime.hub import Connection, Hub
 
     sent: list[dict] = []
 
@@ -276,15 +279,30 @@ async def test_a_move_committed_here_rides_its_ack_on_its_patch_whatever_reread_
         async def send(self, message: str) -> None:
             sent.append(json.loads(message))
 
-    service = await _service(fresh_db_url)
-    hub = Hub(service, database_url=fresh_db_url, is_postgres=service.is_postgres, heartbeat=60)
+    service = await _service(url)
+    hub = Hub(service, database_url=url, is_postgres=service.is_postgres, heartbeat=60)
     try:
         table_id, tokens = await _started_table(service)
         snap = await service.current(table_id)
         (mover,) = service.game(snap.game).to_act(snap.state)
-        me = Recorder(None, table_id, mover, snap.seat_hashes[mover])
-        assert await hub.attach(me, None)
-        channel = hub.channel(table_id)
+        yield SimpleNamespace(service=service, hub=hub, table_id=table_id, tokens=tokens, snap=snap, mover=mover,
+                              sent=sent, watch=lambda: Recorder(None, table_id, mover, snap.seat_hashes[mover]))
+    finally:
+        await hub.stop()
+        await service.engine.dispose()
+
+
+async def test_a_move_committed_here_rides_its_ack_on_its_patch_whatever_reread_comes_meanwhile(fresh_db_url):
+    """PROTOCOL.md "ack": the hub re-reads its tables on its own (the presence round, a lost notification's
+    catch-up, a socket attaching). One that reaches the database between a move's commit and its delivery
+    must not send the move's patch first, without the mover's acknowledgement (CI saw it, once)."""
+    from app.realtime.hub import InlineAck
+
+    async with _hub_at_a_table(fresh_db_url) as at:
+        service, snap = at.service, at.snap
+        me = at.watch()
+        assert await at.hub.attach(me, None)
+        channel = at.hub.channel(at.table_id)
         read_current = service.current
 
         async def read_after_the_commit(tid: str) -> Snapshot:
@@ -295,16 +313,14 @@ async def test_a_move_committed_here_rides_its_ack_on_its_patch_whatever_reread_
         service.current = read_after_the_commit
         rereads: list[asyncio.Future] = []
         service.on_writing.append(lambda _snap: rereads.append(asyncio.ensure_future(channel.advance(None))))
-        sent.clear()
+        at.sent.clear()
         inline = InlineAck(me, "m1")
-        version = await service.act(table_id, tokens[mover], snap.version, PLAY, acknowledge=inline)
+        version = await service.act(at.table_id, at.tokens[at.mover], snap.version, PLAY, acknowledge=inline)
         async with asyncio.timeout(10):
             await asyncio.gather(*rereads)
         assert rereads and inline.delivered
-        assert [(m["type"], m.get("version"), m.get("ack")) for m in sent] == [("patch", version, "m1")]
-    finally:
-        await hub.stop()
-        await service.engine.dispose()
+        moves = [(m["type"], m.get("version"), m.get("ack")) for m in at.sent if m["type"] != "presence"]
+        assert moves == [("patch", version, "m1")]  # (the attach's presence may come meanwhile)
 
 
 async def test_a_socket_attaching_while_the_tables_last_socket_leaves_keeps_its_channel(fresh_db_url):
@@ -312,23 +328,11 @@ async def test_a_socket_attaching_while_the_tables_last_socket_leaves_keeps_its_
     socket while the new one is still being attached (its read may wait for a move's commit), or the new socket
     is left on a channel the hub no longer has: it never hears a move, nor is its tab's hiding counted (CI saw
     a hidden tab never shown as away)."""
-    from app.realtime.hub import Connection, Hub
-
-    heard: list[dict] = []
-
-    class Recorder(Connection):
-        async def send(self, message: str) -> None:
-            heard.append(json.loads(message))
-
-    service = await _service(fresh_db_url)
-    hub = Hub(service, database_url=fresh_db_url, is_postgres=service.is_postgres, heartbeat=60)
-    try:
-        table_id, tokens = await _started_table(service)
-        snap = await service.current(table_id)
-        (mover,) = service.game(snap.game).to_act(snap.state)
-        old, new = (Recorder(None, table_id, mover, snap.seat_hashes[mover]) for _ in range(2))
+    async with _hub_at_a_table(fresh_db_url) as at:
+        hub, table_id, mover = at.hub, at.table_id, at.mover
+        old, new = at.watch(), at.watch()
         assert await hub.attach(old, None)
-        async with service.table_lock(table_id):  # as while a move of this process is being committed
+        async with at.service.table_lock(table_id):  # as while a move of this process is being committed
             attaching = asyncio.ensure_future(hub.attach(new, None))
             await asyncio.sleep(0.05)
             hub.detach(old)
@@ -338,12 +342,9 @@ async def test_a_socket_attaching_while_the_tables_last_socket_leaves_keeps_its_
         assert channel is not None and new in channel.conns[mover], "the new socket is on the hub's channel"
         hub.set_hidden(new, True)
         assert hub.local_hidden[table_id][mover] == 1, "its tab's hiding counts"
-        heard.clear()
-        version = await service.act(table_id, tokens[mover], snap.version, PLAY)
-        assert [m["version"] for m in heard if m["type"] == "patch"] == [version], "it hears the move"
-    finally:
-        await hub.stop()
-        await service.engine.dispose()
+        at.sent.clear()
+        version = await at.service.act(table_id, at.tokens[mover], at.snap.version, PLAY)
+        assert [m["version"] for m in at.sent if m["type"] == "patch"] == [version], "it hears the move"
 
 
 async def test_group_committer_retries_a_failed_batch_move_by_move():
