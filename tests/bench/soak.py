@@ -7,19 +7,20 @@ its shutdown.
     .venv/bin/python tests/bench/soak.py --short --minutes 5 --bot-delay 0 --memory   # who holds the memory
 
 It starts `python -m app serve` (SQLite in a temporary directory, its own process group, bots after
-TABULA_BOT_DELAY=0.05-0.15 s, novice bots deciding in the bot worker) from this checkout or from CHECKOUT,
-and keeps N tables in play, the three games mixed, a new table as soon as one ends. Each table is made as
-people make one: created, every seat joined with the invite key, then every player leaves their seat to a
-(novice) bot; each seat's page socket stays open with the seat's cookie, and one spectator's with the
-spectator key (`/ws/tables/T/html`, the socket the table page uses). Every 10 s, and at the end, it prints:
-the resident memory of the server and of its children, the server's open file descriptors, actions per
+TABULA_BOT_DELAY=0.05-0.15 s, novice bots deciding in the bot worker) from this checkout or from CHECKOUT, and
+keeps N tables in play, the three games mixed, a new table as soon as one ends. Each table is made as people
+make one: created, every seat joined with the invite key, then every player leaves their seat to a (novice)
+bot; each seat's page socket stays open with the seat's cookie, and one spectator's with the spectator key
+(`/ws/tables/T/html`, the socket the table page uses). Every 10 s, and at the end, it prints: the resident
+memory of the server (and of it, the C allocator's main heap: what the allocator keeps for the objects of more
+than 512 bytes, fragmentation included) and of its children, the server's open file descriptors, actions per
 second (the server's own counter, TABULA_METRICS=1), the server's CPU per action, the bytes of page updates
 received per action and per message, and errors (failed requests, unexpected socket closes, the lines of the
 server's log that report an error). Then every client leaves and, 10 s later, the server's memory is read
-again; SIGTERM goes to the server alone, and the processes of its tree still running 5 s later are counted;
-a second, small server gets SIGTERM on its whole process group (as `timeout`, Ctrl-C and systemd send it).
-The server's cycle collector rounds over its life (TABULA_TIMINGS_FILE, written as it stops) are printed too.
-The targets of the summary are issue #23's. Not part of the test suite.
+again; SIGTERM goes to the server alone, and the processes of its tree still running 5 s later are counted; a
+second, small server gets SIGTERM on its whole process group (as `timeout`, Ctrl-C and systemd send it). The
+server's cycle collector rounds over its life (TABULA_TIMINGS_FILE, written as it stops) are printed too. The
+targets of the summary are issue #23's. Not part of the test suite.
 
 The first N tables are an evening under way, as a club's server is after hours of play: before the clock
 starts, and before any page of them is open, the bots play each table to a stage of its game (`stages`:
@@ -88,6 +89,7 @@ class Sample:
     actions: float
     cpu: float  # the server's CPU seconds (user + system) so far
     rss: float  # MB, the server
+    heap: float  # MB, of which the C allocator's main heap (`heap_mb`)
     children_rss: float  # MB, every process it started
     fds: int
     bytes: int
@@ -103,6 +105,18 @@ def proc_stat(pid: int) -> list[str]:
 def cpu_seconds(pid: int) -> float:
     fields = proc_stat(pid)
     return (int(fields[11]) + int(fields[12])) / TICK  # utime, stime
+
+
+def heap_mb(pid: int) -> float:
+    """The resident part of the process's `[heap]` mapping: the C allocator's main heap, where the main thread's
+    objects of more than 512 bytes (HTML, texts, large dicts' tables) live and where its fragmentation stays,
+    apart from Python's arenas of small objects and the other threads' heaps (anonymous mappings)."""
+    try:
+        smaps = Path(f"/proc/{pid}/smaps").read_text()
+    except OSError:
+        return 0.0
+    at = smaps.find("[heap]\n")
+    return 0.0 if at < 0 else int(smaps[smaps.index("\nRss:", at) + 5:].split(None, 1)[0]) / 1024
 
 
 def rss_mb(pid: int) -> float:
@@ -380,7 +394,7 @@ class Club:
         text = httpx.get(self.server.base + "/metrics", timeout=300).text
         actions = sum(float(v) for v in ACTIONS_METRIC.findall(text))
         children = self.server.children()
-        return Sample(time.monotonic() - started, actions, cpu_seconds(pid), rss_mb(pid),
+        return Sample(time.monotonic() - started, actions, cpu_seconds(pid), rss_mb(pid), heap_mb(pid),
                       sum(rss_mb(c) for c in children), len(os.listdir(f"/proc/{pid}/fd")),
                       self.counts.bytes, self.counts.messages, self.live, self.counts.games)
 
@@ -396,7 +410,8 @@ def interval(a: Sample, b: Sample) -> dict[str, float]:
 def show(a: Sample, b: Sample, errors: int) -> None:
     i = interval(a, b)
     print(f"{b.at:6.0f} s  tables {b.tables:4d}  games {b.games:5d}  actions/s {i['rate']:6.1f}"
-          f"  CPU/action {i['cpu_ms']:6.2f} ms  RSS {b.rss:6.1f} MB + children {b.children_rss:6.1f} MB"
+          f"  CPU/action {i['cpu_ms']:6.2f} ms  RSS {b.rss:6.1f} MB (heap {b.heap:5.1f})"
+          f" + children {b.children_rss:6.1f} MB"
           f"  fds {b.fds:5d}  bytes/action {i['per_action']:7.0f}  bytes/message {i['per_message']:6.0f}"
           f"  errors {errors}", flush=True)
 
@@ -467,6 +482,9 @@ async def soak(server: Server, tables: int, seconds: float, kinds: list = KINDS,
     print(f"server RSS: {warm.rss:.1f} MB at warm-up ({warm.at:.0f} s), {samples[-1].rss:.1f} MB at the end: "
           f"{growth:+.1f} %, {slope_per_minute(after_warm):+.2f} MB/min (targets <= 10 %, <= 1 MB/min); "
           f"children {samples[-1].children_rss:.1f} MB")
+    print(f"of the server's RSS, the C allocator's main heap: {warm.heap:.1f} MB at warm-up, {samples[-1].heap:.1f} MB "
+          f"at the end ({samples[-1].heap - warm.heap:+.1f} MB); Python's small objects and the rest "
+          f"{warm.rss - warm.heap:.1f} → {samples[-1].rss - samples[-1].heap:.1f} MB")
     print(f"after every client left: {left.rss:.1f} MB = warm-up {100 * (left.rss - warm.rss) / warm.rss:+.1f} % "
           f"(target <= +10 %); fds {left.fds}")
     if over is not None:
