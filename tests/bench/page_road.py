@@ -99,8 +99,13 @@ async def open_table(service: TablesService, slug: str, players: int, seed: int)
         socket = CountingSocket()
         sockets.append(socket)
         conn = html_connection(socket, snap, seat, service)
-        await conn.synced(snap.version, service.client_view(snap, seat))
+        view = service.client_view(snap, seat)
+        await conn.synced(snap.version, view)
+        # What the channel's attach keeps (`Channel._view_of`), so that the first action reaches the page as a
+        # change, as on a server, not as a second whole page.
+        channel.views[seat] = view
         channel.conns.setdefault(seat, set()).add(conn)
+    channel.spectators_at = snap.version
     return Table(game, snap, channel, sockets, {"rng": rng.seed_state(seed)})
 
 
