@@ -181,7 +181,10 @@ class Server:
         """Waits until no table is in play on the server (its metrics), for at most `seconds`."""
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
-            text = httpx.get(self.base + "/metrics", timeout=30).text
+            try:
+                text = httpx.get(self.base + "/metrics", timeout=30).text
+            except httpx.TimeoutException:  # a server slowed by --tracemalloc: still busy, ask again
+                continue
             playing = re.search(r'^tabula_tables\{status="playing"\} ([0-9.e+]+)$', text, re.M)
             if playing and float(playing.group(1)) == 0:
                 time.sleep(SAMPLE)  # the bot runner and the hub let the last ones go
