@@ -161,8 +161,10 @@ class Server:
             return "cycle collector: no timings written"
         rounds = timings["gc"]
         total = sum(r["total_ms"] for r in rounds.values())
-        return (f"cycle collector: {total / 1000:.1f} s in all, {1000 * total / max(1, timings['moves']):.0f} µs per "
-                f"action; rounds of generations 0, 1, 2: " + ", ".join(
+        cpu = sum(r["cpu_ms"] for r in rounds.values())
+        moves = max(1, timings["moves"])
+        return (f"cycle collector: {total / 1000:.1f} s in all, {1000 * total / moves:.0f} µs per action (of CPU: "
+                f"{1000 * cpu / moves:.0f} µs); rounds of generations 0, 1, 2: " + ", ".join(
                     f"{r['count']} (longest {r['longest_ms']:.0f} ms)" for r in rounds.values()))
 
     def wait_ready(self) -> None:
