@@ -57,9 +57,8 @@ CLOSE_TIMEOUT = 4408
 
 class _GcPauses:
     """The cycle collector's rounds by generation, for the benchmark: count, wall time in all and longest (ms),
-    and the main thread's CPU in all (ms). The wall time is what the moves in flight wait through, but it also
-    counts the waits for the interpreter's lock at the end of a round (another thread asked for it meanwhile)
-    and for a core: under load it was several times the CPU."""
+    and the main thread's CPU in all (ms). The wall time is what the moves in flight wait through; it may also
+    count waits for the interpreter's lock and for a core at a round's end, which the CPU does not."""
 
     def __init__(self) -> None:
         self.started = (0.0, 0.0)
