@@ -297,7 +297,7 @@ def test_a_whole_seeded_game_played_by_clicking_in_every_seat_with_a_spectator(s
         card.get_by_role("button", name="Create a table").click()
         first.wait_for_url(re.compile(r"/t/[^/?]+$"))
         table_id = first.url.rsplit("/", 1)[1]
-        assert first.locator("#tb-body").get_attribute("data-status") == "lobby"
+        assert first.locator("#tb-version").get_attribute("data-status") == "lobby"
         assert_named(first, "the waiting room")
         invite = first.locator("#link-invite").input_value()
         watch = first.locator("#link-watch").input_value()
@@ -333,7 +333,7 @@ def test_a_whole_seeded_game_played_by_clicking_in_every_seat_with_a_spectator(s
 
         # Full table: the game starts by itself and every page switches to it without a reload.
         for page in seat_pages + [spectator]:
-            page.wait_for_function("() => document.getElementById('tb-body').dataset.status === 'playing'")
+            page.wait_for_function("() => document.getElementById('tb-version').dataset.status === 'playing'")
         tokens = [seat_token(c, table_id) for c in seat_contexts]
         spectate = watch.split("key=", 1)[1]
 

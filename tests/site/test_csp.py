@@ -86,6 +86,6 @@ def test_the_site_s_own_forms_pass_the_cross_site_check_in_a_browser(site: SiteS
         card.get_by_label("Your name").fill("Livia")
         card.get_by_role("button", name="Create a table").click()
         page.wait_for_url(re.compile(r"/t/[^/?]+$"))
-        assert page.locator("#tb-body").get_attribute("data-status") == "lobby"
+        assert page.locator("#tb-version").get_attribute("data-status") == "lobby"
     finally:
         context.close()

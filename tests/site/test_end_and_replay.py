@@ -136,7 +136,7 @@ def test_end_screen_replay_and_rematch(quick_site: SiteServer, browser, slug, pl
         for s, page in enumerate(seats):
             assert page.url == f"{quick_site.base}/t/{new_ids[0]}"
             assert page.locator("#tb").get_attribute("data-seat") == str((s + 1) % players)
-        seats[1].wait_for_selector('#tb-body[data-status="playing"]')
+        seats[1].wait_for_selector('#tb-version[data-status="playing"]', state="attached")
         seats[0].goto(f"{quick_site.base}/t/{table_id}")  # the old table leads there again
         with seats[0].expect_navigation():
             seats[0].click("#tb-end button")

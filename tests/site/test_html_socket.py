@@ -12,6 +12,7 @@ import websockets
 
 from app.pages.socket import PageConnection
 from games import REGISTRY
+from games.core.conformance import random_step
 
 from .test_pages import act, api_view, new_full_table
 
@@ -289,6 +290,37 @@ async def test_the_frame_of_the_page_is_kept_while_the_game_goes_on():
             await conn.changed(version, client_view(game, state, reader), no_patch, shared)
             assert conn.shown.sources[FRAME] is frames[reader], (version, reader)
     assert not game.finished(state)
+
+
+@pytest.mark.parametrize("slug", ["cesar_cleopatre", "ave_cesar", "alea_iacta_est"])
+async def test_the_end_of_a_game_sends_its_changed_regions_not_the_whole_body(slug):
+    """When the game ends (the table's status becomes "finished"), the frame is kept as at every other action:
+    each reader gets the regions that show the end, not the whole body again (tens of kilobytes to every phone,
+    and what the page had focused, scrolled or open lost)."""
+    from app.pages.render import FRAME
+
+    game = REGISTRY[slug]
+    state = game.setup(game.min_players, 3)
+    sockets = {seat: FakeSocket() for seat in [*range(game.min_players), None]}
+    readers = {seat: PageConnection(sockets[seat], "T", seat, None if seat is None else f"h{seat}", lang="en",
+                                    game=game, links=LINKS, presence={"connected": [0, 1], "spectators": 1},
+                                    title=(game.title_en, game.title_fr, game.title_it))
+               for seat in sockets}
+    for seat, conn in readers.items():
+        await conn.synced(1, client_view(game, state, seat))
+    frames = {seat: conn.shown.sources[FRAME] for seat, conn in readers.items()}
+    holder, version = {"rng": 3}, 1
+    while not game.finished(state):
+        state = game.apply(state, *random_step(game, state, holder))
+        version += 1
+        status = "finished" if game.finished(state) else "playing"
+        shared: dict = {}
+        for reader, conn in readers.items():
+            sockets[reader].sent.clear()
+            await conn.changed(version, client_view(game, state, reader, status), no_patch, shared)
+            assert conn.shown.sources[FRAME] is frames[reader], (version, reader)
+    for socket in sockets.values():
+        assert "tb-body" not in top_level_ids(socket.sent[-1]) and 'data-status="finished"' in socket.sent[-1]
 
 
 @pytest.mark.parametrize("slug", ["cesar_cleopatre", "ave_cesar", "alea_iacta_est"])
