@@ -157,9 +157,9 @@ async def test_the_cycle_collector_runs_once_the_last_socket_of_the_server_close
         await sock.recv()  # attached: its page
         garbage = _Cycle()
         freed = weakref.ref(garbage)
-        gc.collect()  # while still reachable, it survives into the oldest generation, as a table's long-lived
-        del garbage   # objects do: a young round (any moment, with the server's allocations) cannot free it
-        [[] for _ in range(30_000)]  # provoke a young round
+        gc.collect()  # while still reachable, it moves to the oldest generation, as a table's long-lived objects do
+        del garbage
+        [[] for _ in range(30_000)]  # a young round, as the server's allocations may start one at any moment
         await asyncio.sleep(0.3)
         assert freed() is not None  # nothing collects it while a table is open here
         await sock.close()
