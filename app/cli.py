@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
 
         from .main import create_app
         from .observability import log_config
-        from .web.protocol import HttpProtocol
+        from .web.protocol import HttpProtocol, WebSocketProtocol
 
         extra = {"log_config": config} if (config := log_config(settings.log_format, args.log_level)) else {}
         # On SIGTERM uvicorn stops taking connections, closes each websocket with 1012 ("service restart":
@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         # requests in flight finish (a move under way is committed and published), then shuts down.
         uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level=args.log_level,
                     proxy_headers=True, forwarded_allow_ips=settings.trusted_proxies, timeout_graceful_shutdown=10,
-                    http=HttpProtocol, **extra)
+                    http=HttpProtocol, ws=WebSocketProtocol, **extra)
         return 0
     if args.command == "migrate":
         from .db import migrate

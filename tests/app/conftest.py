@@ -18,7 +18,7 @@ from sqlalchemy import Engine, text
 from app.config import Settings
 from app.db import make_sync_engine
 from app.main import create_app
-from app.web.protocol import HttpProtocol
+from app.web.protocol import HttpProtocol, WebSocketProtocol
 from tests.conftest import BACKENDS, fresh_database_url
 from tests.processes import free_port
 from tests.processes import ServerProcess as ProcessBase
@@ -57,7 +57,8 @@ class ThreadServer:
         settings = dataclasses.replace(settings, rate_limits=rate_limits)
         config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning",
                                 lifespan="on", ws_ping_interval=None,
-                                timeout_graceful_shutdown=2, http=HttpProtocol)
+                                timeout_graceful_shutdown=2, http=HttpProtocol,
+                                ws=WebSocketProtocol)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

@@ -1,5 +1,5 @@
-"""Real server processes: two processes on one Postgres (LISTEN/NOTIFY), SIGKILL and restart, and the
-replay check command."""
+"""Real server processes: two processes on one Postgres (LISTEN/NOTIFY), SIGKILL and restart, the replay
+check command, and the websockets' compression."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from sqlalchemy import text
 from app.config import Settings
 from app.db import make_sync_engine
 from app.services.tables import replay_problem
+from app.web.protocol import CLIENT_WINDOW_BITS, SERVER_WINDOW_BITS
 from games import ALL_GAMES
 
 from tests.conftest import BACKENDS, fresh_database_url
@@ -188,3 +189,29 @@ async def test_replay_check_command_reports_tampered_snapshots(postgres_server, 
     assert bad.returncode == 1
     assert f"MISMATCH {tables[1].id}: the snapshot differs from the replay of the log" in bad.stdout
     assert "1 differ" in bad.stdout
+
+
+async def test_the_server_compresses_its_websockets_with_its_own_settings(processes, tmp_path):
+    """`tabula serve` compresses what it sends as `app.web.protocol` says (a window of 2**13 bytes), not with
+    uvicorn's fixed settings, and a client that takes permessage-deflate (every browser) reads every message."""
+    server = ServerProcess(fresh_database_url("sqlite", None, tmp_path, "deflate"), tmp_path).start().wait_ready()
+    processes.append(server)
+    async with httpx.AsyncClient(base_url=server.base, timeout=20) as http:
+        table = await create_full(http)
+        watcher = await Socket.open(server.base.replace("http", "ws"), table.id, f"?spectate={table.spectate}")
+        offered = watcher.ws.response.headers["Sec-WebSocket-Extensions"]
+        assert offered.startswith("permessage-deflate")
+        assert f"server_max_window_bits={SERVER_WINDOW_BITS}" in offered
+        assert f"client_max_window_bits={CLIENT_WINDOW_BITS}" in offered
+        await watcher.until(lambda m: m["type"] == "full")
+        version = 2
+        for move in range(12):
+            r = await http.post(f"/api/tables/{table.id}/actions", headers=bearer(table.tokens[move % 2]),
+                                json={"version": version, "action": {"type": "play", "index": move % 5}})
+            assert r.status_code == 200, r.text
+            version = r.json()["version"]
+        await watcher.at_version(version)
+        assert watcher.gaps == 0
+        row, _actions = stored(server.database_url, table.id)
+        assert watcher.view["game"] == GAME.view(GAME.decode(row.state), None)
+        await watcher.close()

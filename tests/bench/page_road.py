@@ -3,7 +3,7 @@
 Random games of each game are played; after every action the table's channel brings every seat and one
 spectator, each on the page's HTML websocket, to the new version (the per-seat views, their JSON patches,
 the changed regions rendered as HTML and "sent" to a socket that compresses them as the server's websocket
-does, permessage-deflate with uvicorn's settings, and counts bytes). Prints the CPU time per action (µs), over
+does, permessage-deflate with the server's settings, and counts bytes). Prints the CPU time per action (µs), over
 the whole game and over its first and last fifths, and the bytes sent per action (HTML, and compressed on the
 wire), by game.
 Each action is applied by the server's own `TablesService._apply` (its new state is the canonical one, decoded
@@ -39,6 +39,7 @@ from sqlalchemy.ext.asyncio import create_async_engine  # noqa: E402
 
 from app.realtime.hub import GC_THRESHOLDS, Channel  # noqa: E402
 from app.services.tables import Snapshot, TablesService  # noqa: E402
+from app.web.protocol import COMPRESSION, SERVER_WINDOW_BITS  # noqa: E402
 from games import REGISTRY  # noqa: E402
 from games.core import rng  # noqa: E402
 from games.core.conformance import random_step  # noqa: E402
@@ -48,14 +49,14 @@ LINKS = {"seat": "http://x/t/T/seat/S", "invite": "http://x/t/T/join?key=I", "sp
 
 
 class CountingSocket:
-    """Compresses what it is sent as uvicorn's websocket does (permessage-deflate, a window of 2**12, memLevel 5,
-    the context kept between messages), and counts the bytes."""
+    """Compresses what it is sent as the server's websocket does (permessage-deflate with the settings of
+    `app.web.protocol`, the context kept between messages), and counts the bytes."""
 
     def __init__(self) -> None:
         self.bytes = 0
         self.wire = 0
         self.messages = 0
-        self._deflate = zlib.compressobj(wbits=-12, memLevel=5)
+        self._deflate = zlib.compressobj(wbits=-SERVER_WINDOW_BITS, **COMPRESSION)
 
     async def send_text(self, text: str) -> None:
         data = text.encode()
