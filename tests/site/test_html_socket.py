@@ -68,6 +68,17 @@ def no_patch() -> str:
     raise AssertionError("the page's socket never asks for the JSON patch")
 
 
+async def synced_readers(game, state) -> list[PageConnection]:
+    """A page socket for every seat of `state` and a spectator, each in sync at version 1."""
+    players = state["players"]
+    conns = [PageConnection(FakeSocket(), "T", seat, None if seat is None else f"h{seat}", lang="en", game=game,
+                            links=LINKS, presence={"connected": list(range(players)), "spectators": 1},
+                            title=(game.title_en, game.title_fr, game.title_it)) for seat in [*range(players), None]]
+    for conn in conns:
+        await conn.synced(1, client_view(game, state, conn.seat))
+    return conns
+
+
 async def test_only_the_regions_whose_html_changed_are_sent():
     game = REGISTRY["cesar_cleopatre"]
     state = game.setup(2, 11)
@@ -248,21 +259,16 @@ async def test_a_region_showing_some_zones_of_the_controls_is_shared_by_every_re
     (their hands, their prompt, their bids) share one render of them, as the spectator does."""
     game = REGISTRY["ave_cesar"]
     state = game.setup(5, 3)
-    readers = {seat: PageConnection(FakeSocket(), "T", seat, None if seat is None else f"h{seat}", lang="en",
-                                    game=game, links=LINKS, presence={"connected": [0, 1, 2, 3, 4], "spectators": 1},
-                                    title=(game.title_en, game.title_fr, game.title_it))
-               for seat in [0, 1, 2, 3, 4, None]}
-    for seat, conn in readers.items():
-        await conn.synced(1, client_view(game, state, seat))
+    readers = await synced_readers(game, state)
     with_controls_elsewhere = 0
     for version in range(2, 100):
         seat = sorted(game.to_act(state))[0]
         state = game.apply(state, seat, game.legal_actions(state, seat)[0])
         shared: dict = {}
-        for reader, conn in readers.items():
-            await conn.changed(version, client_view(game, state, reader), no_patch, shared)
+        for conn in readers:
+            await conn.changed(version, client_view(game, state, conn.seat), no_patch, shared)
         key = "games/ave_cesar/boards.html"
-        without = [conn for conn in readers.values() if "<form" not in conn.shown.sources[key][1]]
+        without = [conn for conn in readers if "<form" not in conn.shown.sources[key][1]]
         assert len({id(conn.shown.sources[key]) for conn in without}) == 1, version
         with_controls_elsewhere += sum(1 for conn in without if conn.shown.derived["controls"][0])
     assert with_controls_elsewhere >= 20  # readers with controls outside the boards were among those sharing
@@ -275,20 +281,15 @@ async def test_the_frame_of_the_page_is_kept_while_the_game_goes_on():
 
     game = REGISTRY["cesar_cleopatre"]
     state = game.setup(2, 11)
-    readers = {seat: PageConnection(FakeSocket(), "T", seat, None if seat is None else f"h{seat}", lang="en",
-                                    game=game, links=LINKS, presence={"connected": [0, 1], "spectators": 1},
-                                    title=(game.title_en, game.title_fr, game.title_it))
-               for seat in [0, 1, None]}
-    for seat, conn in readers.items():
-        await conn.synced(1, client_view(game, state, seat))
-    frames = {seat: conn.shown.sources[FRAME] for seat, conn in readers.items()}
+    readers = await synced_readers(game, state)
+    frames = [conn.shown.sources[FRAME] for conn in readers]
     for version in range(2, 60):
         seat = sorted(game.to_act(state))[0]
         state = game.apply(state, seat, game.legal_actions(state, seat)[-1])
         shared: dict = {}
-        for reader, conn in readers.items():
-            await conn.changed(version, client_view(game, state, reader), no_patch, shared)
-            assert conn.shown.sources[FRAME] is frames[reader], (version, reader)
+        for conn, frame in zip(readers, frames):
+            await conn.changed(version, client_view(game, state, conn.seat), no_patch, shared)
+            assert conn.shown.sources[FRAME] is frame, (version, conn.seat)
     assert not game.finished(state)
 
 
@@ -301,26 +302,20 @@ async def test_the_end_of_a_game_sends_its_changed_regions_not_the_whole_body(sl
 
     game = REGISTRY[slug]
     state = game.setup(game.min_players, 3)
-    sockets = {seat: FakeSocket() for seat in [*range(game.min_players), None]}
-    readers = {seat: PageConnection(sockets[seat], "T", seat, None if seat is None else f"h{seat}", lang="en",
-                                    game=game, links=LINKS, presence={"connected": [0, 1], "spectators": 1},
-                                    title=(game.title_en, game.title_fr, game.title_it))
-               for seat in sockets}
-    for seat, conn in readers.items():
-        await conn.synced(1, client_view(game, state, seat))
-    frames = {seat: conn.shown.sources[FRAME] for seat, conn in readers.items()}
+    readers = await synced_readers(game, state)
+    frames = [conn.shown.sources[FRAME] for conn in readers]
     holder, version = {"rng": 3}, 1
     while not game.finished(state):
         state = game.apply(state, *random_step(game, state, holder))
         version += 1
         status = "finished" if game.finished(state) else "playing"
         shared: dict = {}
-        for reader, conn in readers.items():
-            sockets[reader].sent.clear()
-            await conn.changed(version, client_view(game, state, reader, status), no_patch, shared)
-            assert conn.shown.sources[FRAME] is frames[reader], (version, reader)
-    for socket in sockets.values():
-        assert "tb-body" not in top_level_ids(socket.sent[-1]) and 'data-status="finished"' in socket.sent[-1]
+        for conn, frame in zip(readers, frames):
+            conn.ws.sent.clear()
+            await conn.changed(version, client_view(game, state, conn.seat, status), no_patch, shared)
+            assert conn.shown.sources[FRAME] is frame, (version, conn.seat)
+    for conn in readers:
+        assert "tb-body" not in top_level_ids(conn.ws.sent[-1]) and 'data-status="finished"' in conn.ws.sent[-1]
 
 
 @pytest.mark.parametrize("slug", ["cesar_cleopatre", "ave_cesar", "alea_iacta_est"])
@@ -412,17 +407,6 @@ def test_a_card_is_drawn_once_per_language_and_a_macro_reading_more_than_its_arg
     named = env.from_string('{% import "cards.html" as c with context %}{{ drawn(c.named, 0) }}')
     with pytest.raises(TypeError, match="names"):
         named.render(names=["A"], lang="en")
-
-
-async def synced_readers(game, state) -> list[PageConnection]:
-    """A page socket for every seat of `state` and a spectator, each in sync at version 1."""
-    players = state["players"]
-    conns = [PageConnection(FakeSocket(), "T", seat, None if seat is None else f"h{seat}", lang="en", game=game,
-                            links=LINKS, presence={"connected": list(range(players)), "spectators": 1},
-                            title=(game.title_en, game.title_fr, game.title_it)) for seat in [*range(players), None]]
-    for conn in conns:
-        await conn.synced(1, client_view(game, state, conn.seat))
-    return conns
 
 
 async def test_a_line_added_to_the_log_is_sent_alone_and_the_log_region_is_not_rendered_again():
