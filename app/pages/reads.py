@@ -99,6 +99,12 @@ class TrackedList:
         note(self._part, (self._key, LENGTH))
         return len(self._items)
 
+    def cell(self, index: int, inner: int) -> Any:
+        """`part[key][index][inner]` of a list of lists, as a read of that cell alone: a group of César &
+        Cléopâtre showing `g.won.cell(seat, group)` is not rendered again when the seat wins in another group."""
+        note(self._part, (self._key, index, inner))
+        return _item(_item(self._items, index), inner)
+
     def __iter__(self):
         return iter(self._whole())
 
@@ -190,8 +196,10 @@ def unchanged(reads: frozenset[tuple[str, str]], old: dict[str, dict[str, Any]],
             if a is not b:
                 return False
             continue
-        if type(key) is tuple:  # an item of a list, or its length (TrackedList)
+        if type(key) is tuple:  # an item of a list, its length, or a cell of a list of lists (TrackedList)
             x, y = _item(a.get(key[0], _MISSING), key[1]), _item(b.get(key[0], _MISSING), key[1])
+            if len(key) == 3:
+                x, y = _item(x, key[2]), _item(y, key[2])
         else:
             x, y = a.get(key, _MISSING), b.get(key, _MISSING)
         if x is not y and x != y:  # (half the values are the same objects: `!=` would still walk a list)

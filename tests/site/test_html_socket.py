@@ -293,6 +293,29 @@ async def test_the_frame_of_the_page_is_kept_while_the_game_goes_on():
     assert not game.finished(state)
 
 
+async def test_a_group_of_cesar_and_cleopatre_is_rendered_again_only_when_what_it_shows_changed():
+    """A group's region shows the patricians each side won there (`g.won.cell`: that cell alone) and its controls'
+    region names the group by its place: neither is rendered again when a side wins in another group or the
+    group's cards change, for the players and the spectator, over a whole game."""
+    game = REGISTRY["cesar_cleopatre"]
+    state = game.setup(2, 5)
+    readers = await synced_readers(game, state)
+    keys = [f"games/cesar_cleopatre/{name}.html group={gi}" for name in ("group", "group_zone") for gi in range(5)]
+    holder, version, rendered = {"rng": 5}, 1, 0
+    while not game.finished(state):
+        before = [{key: conn.shown.sources[key] for key in keys} for conn in readers]
+        state = game.apply(state, *random_step(game, state, holder))
+        version += 1
+        shared: dict = {}
+        for conn, old in zip(readers, before):
+            await conn.changed(version, client_view(game, state, conn.seat), no_patch, shared)
+            for key in keys:
+                new = conn.shown.sources[key]
+                assert new is old[key] or new[1] != old[key][1], (version, conn.seat, key)
+                rendered += new is not old[key]
+    assert rendered > 100
+
+
 @pytest.mark.parametrize("slug", ["cesar_cleopatre", "ave_cesar", "alea_iacta_est"])
 async def test_the_end_of_a_game_sends_its_changed_regions_not_the_whole_body(slug):
     """When the game ends (the table's status becomes "finished"), the frame is kept as at every other action:

@@ -26,6 +26,11 @@ class CesarCleopatrePresenter(Presenter):
         return _.pick(cc_cards.GROUP_NAMES[name]["one" if singular else "many"])
 
     @staticmethod
+    def group_key(index: int) -> str:
+        """The name of the group at `index` of the view's groups (the rules' order)."""
+        return cc_cards.GROUPS[index]
+
+    @staticmethod
     def card(value: Any, _) -> str:
         if isinstance(value, int):
             return _("Philosopher") if value == 0 else str(value)
