@@ -103,7 +103,7 @@ class TrackedList:
         """`part[key][index][inner]` of a list of lists, as a read of that cell alone: a group of César &
         Cléopâtre showing `g.won.cell(seat, group)` is not rendered again when the seat wins in another group."""
         note(self._part, (self._key, index, inner))
-        return _item(_item(self._items, index), inner)
+        return self._items[index][inner]
 
     def __iter__(self):
         return iter(self._whole())

@@ -10,6 +10,7 @@ import html
 import pytest
 import websockets
 
+from app.pages.render import FRAME
 from app.pages.socket import PageConnection
 from games import REGISTRY
 from games.core.conformance import random_step
@@ -277,8 +278,6 @@ async def test_a_region_showing_some_zones_of_the_controls_is_shared_by_every_re
 async def test_the_frame_of_the_page_is_kept_while_the_game_goes_on():
     """The body's frame places one region per group of César & Cléopâtre by the groups' count (a read of the
     list's length alone), so no action of the game renders it again, for the players and the spectator."""
-    from app.pages.render import FRAME
-
     game = REGISTRY["cesar_cleopatre"]
     state = game.setup(2, 11)
     readers = await synced_readers(game, state)
@@ -321,8 +320,6 @@ async def test_the_end_of_a_game_sends_its_changed_regions_not_the_whole_body(sl
     """When the game ends (the table's status becomes "finished"), the frame is kept as at every other action:
     each reader gets the regions that show the end, not the whole body again (tens of kilobytes to every phone,
     and what the page had focused, scrolled or open lost)."""
-    from app.pages.render import FRAME
-
     game = REGISTRY[slug]
     state = game.setup(game.min_players, 3)
     readers = await synced_readers(game, state)
