@@ -15,6 +15,7 @@ from websockets.sync.client import connect
 
 from app.config import Settings
 from app.main import create_app
+from app.web.bodies import MAX_DEPTH, BadJSON, check_json
 
 from .hardening import deep, edge_server, full_table, seat_to_act
 
@@ -84,6 +85,25 @@ def next_reply(ws) -> dict:
         msg = json.loads(ws.recv(timeout=10))
         if msg["type"] in ("ack", "error"):
             return msg
+
+
+@pytest.mark.parametrize("text, refused", [
+    (deep(MAX_DEPTH), False),
+    (deep(MAX_DEPTH + 1), True),
+    ("{" * MAX_DEPTH + '"a":1' + "}" * MAX_DEPTH, False),
+    ('{"a":' * (MAX_DEPTH + 1) + "1" + "}" * (MAX_DEPTH + 1), True),
+    ("[" + ",".join(["[]"] * 100) + "]", False),  # many brackets, two deep
+    (json.dumps(["[" * 100, "{" * 100]), False),  # brackets inside strings do not nest
+    ("[" * MAX_DEPTH + json.dumps("[" * 100) + "]" * MAX_DEPTH, False),
+    ("[" * (MAX_DEPTH + 1) + '"]]"' + "]" * (MAX_DEPTH + 1), True),
+])
+def test_json_is_refused_exactly_when_nested_deeper_than_the_limit(text, refused):
+    """Whatever shortcut the check takes, it refuses what nests deeper than MAX_DEPTH and nothing else."""
+    if refused:
+        with pytest.raises(BadJSON, match="nested too deeply"):
+            check_json(text)
+    else:
+        assert check_json(text) == text
 
 
 def test_a_body_over_the_limit_is_413_before_it_is_parsed(tmp_path):
