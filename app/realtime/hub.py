@@ -57,12 +57,13 @@ CLOSE_TIMEOUT = 4408
 
 class _GcPauses:
     """The cycle collector's rounds by generation, for the benchmark: count, wall time in all and longest (ms),
-    and the main thread's CPU in all (ms). The wall time is what the moves in flight wait through; it may also
-    count waits for the interpreter's lock and for a core at a round's end, which the CPU does not."""
+    the main thread's CPU in all (ms), and the objects they found unreachable (freed). The wall time is what the
+    moves in flight wait through; it may also count waits for the interpreter's lock and for a core at a round's
+    end, which the CPU does not."""
 
     def __init__(self) -> None:
         self.started = (0.0, 0.0)
-        self.by_generation = {g: [0, 0.0, 0.0, 0.0] for g in range(3)}
+        self.by_generation = {g: [0, 0.0, 0.0, 0.0, 0] for g in range(3)}
 
     def record(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
@@ -74,11 +75,12 @@ class _GcPauses:
         entry[1] += pause
         entry[2] = max(entry[2], pause)
         entry[3] += cpu
+        entry[4] += info["collected"]
 
     def as_dict(self) -> dict[str, Any]:
         return {f"gen{g}": {"count": n, "total_ms": round(1000 * t, 1), "longest_ms": round(1000 * m, 2),
-                            "cpu_ms": round(1000 * c, 1)}
-                for g, (n, t, m, c) in self.by_generation.items()}
+                            "cpu_ms": round(1000 * c, 1), "collected": freed}
+                for g, (n, t, m, c, freed) in self.by_generation.items()}
 
 
 _GC_PAUSES = _GcPauses()
