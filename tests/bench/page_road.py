@@ -13,11 +13,16 @@ actions empty it on a server of many tables.
     .venv/bin/python tests/bench/page_road.py [GAMES_PER_KIND]
     .venv/bin/python tests/bench/page_road.py --tables N [ACTIONS]   # N tables at once (default 3000 actions)
     .venv/bin/python tests/bench/page_road.py --attach [TABLES]      # the pages of a new table opened (default 10)
+    .venv/bin/python tests/bench/page_road.py --regions [GAMES_PER_KIND]  # and what each region's renders cost
 
 With `--tables`, N tables of the games in turn are in play at once, one action at each in turn, and the cycle
 collector is set as the server sets it: it prints the CPU per action and the part of it the collector took.
 With `--attach`, new tables of each game and size (SQLite in a temporary file) get every seat's page socket and
-a spectator's attached by the hub at once: it prints the CPU of attaching them, per table.
+a spectator's attached by the hub at once: it prints the CPU of attaching them, per table. With `--regions`, it
+also prints, by template, the regions rendered anew during the actions (neither kept from the reader's last
+page nor taken from another reader's), their CPU and size, and how many of them gave the HTML another reader of
+the same change had already rendered (what finer reads could still save); timing them adds a little to the
+CPU per action printed above.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import sys
 import tempfile
 import time
 import zlib
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
@@ -37,6 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from sqlalchemy.ext.asyncio import create_async_engine  # noqa: E402
 
+from app.pages.render import PageTemplate  # noqa: E402
 from app.realtime.hub import GC_THRESHOLDS, Channel  # noqa: E402
 from app.services.tables import Snapshot, TablesService  # noqa: E402
 from app.web.protocol import COMPRESSION, SERVER_WINDOW_BITS  # noqa: E402
@@ -63,6 +70,57 @@ class CountingSocket:
         self.bytes += len(data)
         self.wire += len(self._deflate.compress(data) + self._deflate.flush(zlib.Z_SYNC_FLUSH)) - 4
         self.messages += 1
+
+
+class RegionCensus:
+    """The regions rendered during the actions, by template (`--regions`): count, CPU, bytes, and how many gave
+    the HTML another reader of the same change had rendered."""
+
+    def __init__(self) -> None:
+        self.renders: Counter[str] = Counter()
+        self.cpu: Counter[str] = Counter()
+        self.bytes: Counter[str] = Counter()
+        self.repeated: Counter[str] = Counter()
+        self.seen: set[str] = set()  # the regions' HTML rendered for the readers of this action's change
+        self.counting = False
+        original = PageTemplate.render_in
+        census = self
+
+        def render_in(template: PageTemplate, parent: dict[str, Any]) -> str:
+            collector = parent.get("_regions")
+            if not census.counting or collector is None or collector.depth != 1:  # (1: a region, not the frame)
+                return original(template, parent)
+            started = time.process_time()
+            html = original(template, parent)
+            census.cpu[template.name] += time.process_time() - started
+            census.renders[template.name] += 1
+            census.bytes[template.name] += len(html)
+            if html in census.seen:
+                census.repeated[template.name] += 1
+            census.seen.add(html)
+            return html
+
+        PageTemplate.render_in = render_in  # type: ignore[method-assign]
+
+    def action(self, counting: bool) -> None:
+        """Counts the renders of an action's page road (`counting`), or stops at its end."""
+        self.counting = counting
+        self.seen.clear()
+
+    def report(self) -> None:
+        total = sum(self.cpu.values())
+        print(f"\n{'region template':<44} {'renders':>8} {'µs each':>8} {'bytes each':>11} {'of the CPU':>11}"
+              f" {'as another reader':>18}")
+        for name, cpu in self.cpu.most_common():
+            n = self.renders[name]
+            print(f"{name:<44} {n:>8} {1e6 * cpu / n:>8.0f} {self.bytes[name] / n:>11.0f} {100 * cpu / total:>10.1f}%"
+                  f" {self.repeated[name]:>18}")
+        print(f"{'all':<44} {sum(self.renders.values()):>8} {1e6 * total / max(1, sum(self.renders.values())):>8.0f}"
+              f" {sum(self.bytes.values()) / max(1, sum(self.renders.values())):>11.0f} {100:>10.1f}%"
+              f" {sum(self.repeated.values()):>18}")
+
+
+CENSUS: RegionCensus | None = None  # `--regions`
 
 
 def html_connection(socket, snap: Snapshot, seat, service: TablesService):
@@ -115,9 +173,14 @@ async def step(service: TablesService, table: Table) -> float:
     seat, action = random_step(table.game, table.snap.state, table.holder)
     table.snap, _ = service._apply(table.snap, seat, action)
     type(table.game)._log_memo.clear()
+    if CENSUS is not None:
+        CENSUS.action(True)
     started = time.process_time()
     await table.channel._advance_to(table.snap)
-    return time.process_time() - started
+    spent = time.process_time() - started
+    if CENSUS is not None:
+        CENSUS.action(False)
+    return spent
 
 
 async def play(service: TablesService, slug: str, players: int, seed: int) -> tuple[list[float], int, int]:
@@ -224,6 +287,10 @@ async def main(per_kind: int) -> None:
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--attach":
         asyncio.run(attaching(int(sys.argv[2]) if len(sys.argv) > 2 else 10))
+    elif len(sys.argv) > 1 and sys.argv[1] == "--regions":
+        CENSUS = RegionCensus()
+        asyncio.run(main(int(sys.argv[2]) if len(sys.argv) > 2 else 1))
+        CENSUS.report()
     elif len(sys.argv) > 2 and sys.argv[1] == "--tables":
         asyncio.run(many(TablesService(create_async_engine("sqlite+aiosqlite://"), REGISTRY, is_postgres=False),
                          int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 3000))
