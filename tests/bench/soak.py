@@ -165,7 +165,7 @@ class Server:
         moves = max(1, timings["moves"])
         return (f"cycle collector: {total / 1000:.1f} s in all, {1000 * total / moves:.0f} µs per action (of CPU: "
                 f"{1000 * cpu / moves:.0f} µs); rounds of generations 0, 1, 2: " + ", ".join(
-                    f"{r['count']} (longest {r['longest_ms']:.0f} ms, {r['collected']} objects freed)"
+                    f"{r['count']} (longest {r['longest_ms']:.0f} ms, {r.get('collected', '?')} objects freed)"
                     for r in rounds.values()))
 
     def wait_ready(self) -> None:
