@@ -100,9 +100,12 @@ async def test_only_the_regions_whose_html_changed_are_sent():
     assert "cc-votes" not in sent  # nothing of theirs changed
     assert 'data-version="6"' in ws.sent[-1]
 
-    # Presence changes only the seat that came and the spectators regions; pings have their own element.
+    # Presence changes only the seat that came (its line, and its turn's offer of a bot for its player, gone with
+    # them) and the spectators regions; pings have their own element.
+    assert 'action="/t/T/seats/1/bot"' in ws.sent[0]
     await conn.show_presence({"connected": [0, 1], "spectators": 2}, "", {})
-    assert sorted(top_level_ids(ws.sent[-1])) == ["tb-seat-1", "tb-spectators"]
+    assert sorted(top_level_ids(ws.sent[-1])) == ["tb-seat-1", "tb-seat-1-turn", "tb-spectators"]
+    assert 'action="/t/T/seats/1/bot"' not in ws.sent[-1]
     assert "2 spectators watching" in ws.sent[-1]
     await conn.ping("")
     assert top_level_ids(ws.sent[-1]) == ["tb-ping"]
@@ -313,6 +316,31 @@ async def test_a_group_of_cesar_and_cleopatre_is_rendered_again_only_when_what_i
                 assert new is old[key] or new[1] != old[key][1], (version, conn.seat, key)
                 rendered += new is not old[key]
     assert rendered > 100
+
+
+@pytest.mark.parametrize("slug", ["cesar_cleopatre", "ave_cesar", "alea_iacta_est"])
+async def test_a_seats_line_is_not_rendered_again_when_only_its_turn_changed(slug):
+    """Whether a seat is to play is a region of its own (seat_turn.html): the seat's line does not read it, so
+    when the turn comes to a seat or leaves it and nothing its line shows changed, the line is kept as it was,
+    for every reader, and only the turn's region is rendered again."""
+    game = REGISTRY[slug]
+    state = game.setup(game.max_players, 7)
+    readers = await synced_readers(game, state)
+    holder, version, kept = {"rng": 7}, 1, 0
+    while not game.finished(state) and version < 150:
+        acting_before = set(game.to_act(state))
+        state = game.apply(state, *random_step(game, state, holder))
+        version += 1
+        shared: dict = {}
+        for conn in readers:
+            before = dict(conn.shown.sources)
+            await conn.changed(version, client_view(game, state, conn.seat), no_patch, shared)
+            for seat in acting_before ^ set(game.to_act(state)):
+                line, turn = f"table/seat.html seat={seat}", f"table/seat_turn.html seat={seat}"
+                assert conn.shown.sources[turn][1] != before[turn][1], (version, conn.seat, seat)
+                assert ("acting", seat) not in conn.shown.sources[line][2], (version, conn.seat, seat)
+                kept += conn.shown.sources[line] is before[line]
+    assert kept >= 20
 
 
 @pytest.mark.parametrize("slug", ["cesar_cleopatre", "ave_cesar", "alea_iacta_est"])

@@ -138,7 +138,8 @@ def test_selling_the_last_senator_in_the_browser_asks_first_and_no_changes_nothi
 
 def wait_presence(site, table_id: str, token: str, seat: int, state: str) -> None:
     """Until the page of the seat holding `token` shows `seat` as `state` (on, away, off)."""
-    shown = re.compile(rf'data-seat="{seat}">\s*<span class="seat-chip"[^>]*></span>\s*<span class="presence (\w+)"')
+    shown = re.compile(rf'id="tb-seat-{seat}" class="seat-main[^"]*">\s*<span class="seat-chip"[^>]*></span>\s*'
+                       r'<span class="presence (\w+)"')
     deadline = time.monotonic() + 10
     with seat_client(site, table_id, token) as client:
         while (found := shown.search(client.get(f"/t/{table_id}").text)) is None or found.group(1) != state:
