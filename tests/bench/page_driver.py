@@ -68,7 +68,6 @@ class Table:
 
 @dataclass
 class Run:
-    http: httpx.AsyncClient
     base: str
     go: asyncio.Event = field(default_factory=asyncio.Event)
     random: random.Random = field(default_factory=random.Random)
@@ -82,9 +81,17 @@ class Run:
 
 
 async def reader(run: Run, table: Table, seat: int | None, path: str, cookie: str, ready: asyncio.Queue) -> None:
-    """One page (a seat's or the spectator's), open until its game is over."""
+    """One page (a seat's or the spectator's), open until its game is over, with its own HTTP connection as a
+    browser's page has (one client shared by every page made the driver the bottleneck: httpx checks every
+    connection of its pool at every request; tests/bench/RESULTS.md, 2026-11-30)."""
+    async with httpx.AsyncClient(base_url=run.base, timeout=120) as http:
+        await read_page(run, http, table, seat, path, cookie, ready)
+
+
+async def read_page(run: Run, http: httpx.AsyncClient, table: Table, seat: int | None, path: str, cookie: str,
+                    ready: asyncio.Queue) -> None:
     headers = {"Cookie": cookie} if cookie else {}
-    page = (await run.http.get(path, headers=headers)).text
+    page = (await http.get(path, headers=headers)).text
     url = html.unescape(SOCKET.search(page).group(1))
     shown = int(VERSION.search(page).group(1))
     async with websockets.connect(run.base.replace("http", "ws", 1) + url, additional_headers=headers,
@@ -110,7 +117,7 @@ async def reader(run: Run, table: Table, seat: int | None, path: str, cookie: st
                 choices = [html.unescape(a or b) for a, b in CHOICES.findall(live)]
                 if choices:
                     table.posted[version] = (time.perf_counter(), seat)
-                    r = await run.http.post(f"/t/{table.id}/act", headers={"HX-Request": "true", "Cookie": cookie},
+                    r = await http.post(f"/t/{table.id}/act", headers={"HX-Request": "true", "Cookie": cookie},
                                             data={"version": str(version), "action": run.random.choice(choices),
                                                   "confirmed": "yes"})
                     if r.status_code != 200:
@@ -140,9 +147,8 @@ async def main() -> int:
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
 
-    limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
-    async with httpx.AsyncClient(base_url=args.url, timeout=120, limits=limits) as http:
-        run = Run(http, args.url, random=random.Random(args.seed))
+    async with httpx.AsyncClient(base_url=args.url, timeout=120) as http:  # the tables' setup
+        run = Run(args.url, random=random.Random(args.seed))
         tables: list[Table] = []
         readers = []
         ready: asyncio.Queue = asyncio.Queue()
@@ -158,7 +164,7 @@ async def main() -> int:
         tasks = [asyncio.ensure_future(r) for r in readers]
         for _ in tasks:  # every page loaded and its socket open
             await ready.get()
-        cpu0, started = cpu_seconds(args.server_pid), time.perf_counter()
+        cpu0, started, driver0 = cpu_seconds(args.server_pid), time.perf_counter(), time.process_time()
         run.go.set()
         done, pending = await asyncio.wait(tasks, timeout=args.timeout)
         for task in pending:
@@ -166,7 +172,7 @@ async def main() -> int:
         for task in done:
             if task.exception() is not None:
                 run.errors.append(f"{type(task.exception()).__name__}: {task.exception()}"[:200])
-        cpu1 = cpu_seconds(args.server_pid)
+        cpu1, driver1 = cpu_seconds(args.server_pid), time.process_time()
     wall = (run.ended_at or time.perf_counter()) - started
     moves = sum(len(t.posted) for t in tables)
     status = "ok" if run.finished == args.tables and not run.errors else \
@@ -183,6 +189,8 @@ async def main() -> int:
             "pids": [args.server_pid], "cpu_s_play": round(cpu1 - cpu0, 2),
             "cpu_util_play": round((cpu1 - cpu0) / wall, 2),
             "cpu_ms_per_move": round(1000 * (cpu1 - cpu0) / max(1, moves), 3)},
+        # Its own CPU, as driver.js reports it: at 1.0 of a core, the latencies are the driver's queue.
+        "driver": {"cpu_s_play": round(driver1 - driver0, 2), "cpu_util_play": round((driver1 - driver0) / wall, 2)},
         "refused": run.refused, "errors": run.errors[:5], "error_count": len(run.errors),
     }
     text = json.dumps(result, indent=2)
