@@ -118,8 +118,8 @@ async def read_page(run: Run, http: httpx.AsyncClient, table: Table, seat: int |
                 if choices:
                     table.posted[version] = (time.perf_counter(), seat)
                     r = await http.post(f"/t/{table.id}/act", headers={"HX-Request": "true", "Cookie": cookie},
-                                            data={"version": str(version), "action": run.random.choice(choices),
-                                                  "confirmed": "yes"})
+                                        data={"version": str(version), "action": run.random.choice(choices),
+                                              "confirmed": "yes"})
                     if r.status_code != 200:
                         run.errors.append(f"act {r.status_code}")
                     elif "flash show" in r.text:
