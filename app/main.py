@@ -131,8 +131,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await hub.stop()
             await engine.dispose()
 
+    # FastAPI's own OpenTelemetry off: the server's metrics are Prometheus's (/metrics), and FastAPI would
+    # otherwise ask OpenTelemetry for its three global providers at every request and socket.
     app = FastAPI(title="Tabula", version="0.1.0", description=DESCRIPTION, lifespan=lifespan,
-                  docs_url=None, redoc_url=None)
+                  docs_url=None, redoc_url=None, telemetry={"tracing": False, "metrics": False, "logs": False})
     app.state.settings = settings
     app.state.games = served_games(settings)
     app.state.limits = RateLimits(settings)
