@@ -5,17 +5,19 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import subprocess
 import sys
 
 import httpx
 import pytest
+import websockets
 from sqlalchemy import text
 
 from app.config import Settings
 from app.db import make_sync_engine
 from app.services.tables import replay_problem
-from app.web.protocol import CLIENT_WINDOW_BITS, SERVER_WINDOW_BITS
+from app.web.protocol import CLIENT_WINDOW_BITS, JSON_SERVER_WINDOW_BITS, SERVER_WINDOW_BITS
 from games import ALL_GAMES
 
 from tests.conftest import BACKENDS, fresh_database_url
@@ -192,17 +194,22 @@ async def test_replay_check_command_reports_tampered_snapshots(postgres_server, 
 
 
 async def test_the_server_compresses_its_websockets_with_its_own_settings(processes, tmp_path):
-    """`tabula serve` compresses what it sends as `app.web.protocol` says (a window of 2**13 bytes), not with
-    uvicorn's fixed settings, and a client that takes permessage-deflate (every browser) reads every message."""
+    """`tabula serve` compresses what it sends as `app.web.protocol` says for each kind of socket (the page's in a
+    window of 2**13 bytes, the JSON API's in 2**11), not with uvicorn's fixed settings, and a client that takes
+    permessage-deflate (every browser) reads every message of both."""
     server = ServerProcess(fresh_database_url("sqlite", None, tmp_path, "deflate"), tmp_path).start().wait_ready()
     processes.append(server)
+    ws_base = server.base.replace("http", "ws")
     async with httpx.AsyncClient(base_url=server.base, timeout=20) as http:
         table = await create_full(http)
-        watcher = await Socket.open(server.base.replace("http", "ws"), table.id, f"?spectate={table.spectate}")
-        offered = watcher.ws.response.headers["Sec-WebSocket-Extensions"]
-        assert offered.startswith("permessage-deflate")
-        assert f"server_max_window_bits={SERVER_WINDOW_BITS}" in offered
-        assert f"client_max_window_bits={CLIENT_WINDOW_BITS}" in offered
+        watcher = await Socket.open(ws_base, table.id, f"?spectate={table.spectate}")
+        page = await websockets.connect(f"{ws_base}/ws/tables/{table.id}/html?spectate={table.spectate}",
+                                        max_size=None)
+        for ws, window in ((watcher.ws, JSON_SERVER_WINDOW_BITS), (page, SERVER_WINDOW_BITS)):
+            offered = ws.response.headers["Sec-WebSocket-Extensions"]
+            assert offered.startswith("permessage-deflate")
+            assert f"server_max_window_bits={window}" in offered
+            assert f"client_max_window_bits={CLIENT_WINDOW_BITS}" in offered
         await watcher.until(lambda m: m["type"] == "full")
         version = 2
         for move in range(12):
@@ -214,4 +221,9 @@ async def test_the_server_compresses_its_websockets_with_its_own_settings(proces
         assert watcher.gaps == 0
         row, _actions = stored(server.database_url, table.id)
         assert watcher.view["game"] == GAME.view(GAME.decode(row.state), None)
+        shown = 0  # the page socket's newest version element, inflated from its compressed messages
+        while shown < version:
+            found = re.search(r'id="tb-version"[^>]*data-version="(\d+)"', await asyncio.wait_for(page.recv(), 20))
+            shown = int(found.group(1)) if found else shown
         await watcher.close()
+        await page.close()
