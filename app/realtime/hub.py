@@ -682,22 +682,33 @@ class Hub:
         while True:
             await asyncio.sleep(interval)
             try:
-                stale = await self.service.refresh_presence(self.instance, PRESENCE_TTL)
-                for table_id in stale:
-                    self._presence_changed(table_id)
-                for channel in list(self.channels.values()):
-                    await channel.advance(None)
-                    if channel.snapshot is not None and channel.snapshot.status == FINISHED:
-                        await channel.show_facts()
-                if self._released and MALLOC_TRIM is not None:
-                    # Tables went: what the C allocator kept of them goes back to the system (the soak of
-                    # tests/bench/RESULTS.md: a fifth of the server's memory stayed with it otherwise).
-                    self._released = False
-                    MALLOC_TRIM(0)
+                await self.presence_round()
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("presence round failed")
+
+    async def presence_round(self) -> None:
+        """One round of `_presence_loop`."""
+        stale = await self.service.refresh_presence(self.instance, PRESENCE_TTL)
+        for table_id in stale:
+            self._presence_changed(table_id)
+        # Every watched table's version and rematch in one read that waits for no move: read one table at a
+        # time, each under its lock (while a move is committed), the round took a minute and a half at a club's
+        # load, and this process's presence rows (45 s to live) and the trim below waited for it
+        # (tests/bench/RESULTS.md, 2026-11-30 morning). Only a channel that fell behind reads its table.
+        for table_id, (version, rematch) in (await self.service.committed(list(self.channels))).items():
+            channel = self.channels.get(table_id)
+            if channel is None:
+                continue
+            await channel.advance(version)
+            if rematch is not None and channel.rematch is None:
+                await channel.show_facts()
+        if self._released and MALLOC_TRIM is not None:
+            # Tables went: what the C allocator kept of them goes back to the system (the soak of
+            # tests/bench/RESULTS.md: a fifth of the server's memory stayed with it otherwise).
+            self._released = False
+            MALLOC_TRIM(0)
 
     # --------------------------------------------------------------------------------- heartbeats
 

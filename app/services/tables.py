@@ -378,6 +378,16 @@ def _snapshot_rows(conn: Any, table_id: str, known_version: int | None = None) -
     return row, conn.execute(_SEATS_SQL, {"id": table_id}).all(), conn.execute(_CHANGES_SQL, {"id": table_id}).all()
 
 
+def _committed_rows(conn: Any, table_ids: list[str]) -> dict[str, tuple[int, str | None]]:
+    """The version and the rematch of each of these tables as committed (`TablesService.committed`)."""
+    found: dict[str, tuple[int, str | None]] = {}
+    for start in range(0, len(table_ids), 500):  # (well under any database's limit of bound parameters)
+        rows = conn.execute(select(TABLES.c.id, TABLES.c.version, TABLES.c.rematch_id)
+                            .where(TABLES.c.id.in_(table_ids[start:start + 500])))
+        found.update((row.id, (row.version, row.rematch_id)) for row in rows)
+    return found
+
+
 # A commit hook gets the new snapshot and, for an action, what its caller passed as `acknowledge` (opaque here:
 # the hub uses it to acknowledge the action inside the patch that carries it).
 CommitHook = Callable[[Snapshot, Any], Awaitable[None]]
@@ -505,6 +515,11 @@ class TablesService:
         cached = self.cache.get(table_id)
         rows = await self._read(_snapshot_rows, table_id, None if cached is None else cached.version)
         return cached if rows is None else self._snapshot(*rows)
+
+    async def committed(self, table_ids: Sequence[str]) -> dict[str, tuple[int, str | None]]:
+        """The version and the rematch (None until linked) of each of these tables as committed now, in one read,
+        without waiting for a move under way; a table deleted meanwhile is left out."""
+        return await self._read(_committed_rows, list(table_ids)) if table_ids else {}
 
     async def _read(self, read: Callable[..., Any], *args: Any) -> Any:
         """`read(conn, *args)`, reads written as plain calls: on SQLite in one hop to a reader's thread

@@ -1,6 +1,6 @@
 """uvicorn's protocols, as the server runs them: HTTP (httptools), letting go of what a connection upgraded to a
-websocket leaves behind; websockets (websockets' sans-I/O), compressing with settings measured on the pages'
-updates."""
+websocket leaves behind; websockets (websockets' sans-I/O), compressing with settings measured for each kind
+of socket: the page's updates and the JSON API's patches."""
 
 from __future__ import annotations
 

@@ -286,7 +286,8 @@ async def _hub_at_a_table(url: str) -> AsyncIterator[SimpleNamespace]:
         snap = await service.current(table_id)
         (mover,) = service.game(snap.game).to_act(snap.state)
         yield SimpleNamespace(service=service, hub=hub, table_id=table_id, tokens=tokens, snap=snap, mover=mover,
-                              sent=sent, watch=lambda: Recorder(None, table_id, mover, snap.seat_hashes[mover]))
+                              sent=sent, watch=lambda: Recorder(None, table_id, mover, snap.seat_hashes[mover]),
+                              spectator=lambda table: Recorder(None, table, None, None))
     finally:
         await hub.stop()
         await service.engine.dispose()
@@ -321,6 +322,31 @@ async def test_a_move_committed_here_rides_its_ack_on_its_patch_whatever_reread_
         assert rereads and inline.delivered
         moves = [(m["type"], m.get("version"), m.get("ack")) for m in at.sent if m["type"] != "presence"]
         assert moves == [("patch", version, "m1")]  # (the attach's presence may come meanwhile)
+
+
+async def test_the_hubs_round_reads_every_table_at_once_and_waits_for_no_move(fresh_db_url):
+    """PROTOCOL.md: the hub re-reads the tables it serves every few seconds (the presence round), so that a lost
+    notification only delays an update. It read one table at a time, each under the table's lock, which a move
+    holds while it is committed: at a club's load the round took a minute and a half, and this process's
+    presence rows (45 s to live) waited for it (tests/bench/RESULTS.md, 2026-11-30 morning). A table busy with
+    a move must hold up nothing, and a table whose notification was lost must still be brought up to date."""
+    async with _hub_at_a_table(fresh_db_url) as at:
+        service, hub, behind = at.service, at.hub, at.table_id
+        busy, _tokens = await _started_table(service)
+        me = at.watch()
+        for conn in (me, at.spectator(busy)):
+            assert await hub.attach(conn, None)
+        hooks = service.on_commit[:], service.on_writing[:]
+        service.on_commit.clear(), service.on_writing.clear()  # the hub does not hear of this move: "lost"
+        version = await service.act(behind, at.tokens[at.mover], at.snap.version, PLAY)
+        service.on_commit[:], service.on_writing[:] = hooks
+        assert hub.channel(behind).snapshot.version < version
+        at.sent.clear()
+        async with service.table_lock(busy):  # as while a move of the busy table is being committed
+            async with asyncio.timeout(10):
+                await hub.presence_round()
+        assert hub.channel(behind).snapshot.version == version
+        assert [m["version"] for m in at.sent if m["type"] == "patch"] == [version]
 
 
 async def test_a_socket_attaching_while_the_tables_last_socket_leaves_keeps_its_channel(fresh_db_url):
