@@ -693,10 +693,11 @@ class Hub:
         stale = await self.service.refresh_presence(self.instance, PRESENCE_TTL)
         for table_id in stale:
             self._presence_changed(table_id)
-        # Every watched table's version and rematch in one read that waits for no move: read one table at a
-        # time, each under its lock (while a move is committed), the round took a minute and a half at a club's
-        # load, and this process's presence rows (45 s to live) and the trim below waited for it
-        # (tests/bench/RESULTS.md, 2026-11-30 morning). Only a channel that fell behind reads its table.
+        # Every watched table's version and rematch in one read that waits for no move. Read one table at a time
+        # under its lock (which a move holds while it is committed), the round took a minute and a half at a
+        # club's load, with this process's presence rows (45 s to live) and the trim below waiting for it
+        # (tests/bench/RESULTS.md, 2026-11-30 morning). Only a channel that fell behind (a notification lost)
+        # reads its table.
         for table_id, (version, rematch) in (await self.service.committed(list(self.channels))).items():
             channel = self.channels.get(table_id)
             if channel is None:

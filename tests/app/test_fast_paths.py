@@ -333,11 +333,11 @@ async def test_the_hubs_round_reads_every_table_at_once_and_waits_for_no_move(fr
     async with _hub_at_a_table(fresh_db_url) as at:
         service, hub, behind = at.service, at.hub, at.table_id
         busy, _tokens = await _started_table(service)
-        me = at.watch()
-        for conn in (me, at.spectator(busy)):
+        for conn in (at.watch(), at.spectator(busy)):
             assert await hub.attach(conn, None)
         hooks = service.on_commit[:], service.on_writing[:]
-        service.on_commit.clear(), service.on_writing.clear()  # the hub does not hear of this move: "lost"
+        service.on_commit.clear()  # the hub does not hear of this move: its notification is "lost"
+        service.on_writing.clear()
         version = await service.act(behind, at.tokens[at.mover], at.snap.version, PLAY)
         service.on_commit[:], service.on_writing[:] = hooks
         assert hub.channel(behind).snapshot.version < version
