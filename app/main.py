@@ -167,12 +167,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     from .routes import api, ops, pages, ws
 
     # FastAPI tries every route in order at every request (a few µs each): the routers that take the moves
-    # first, the operator's probes last.
-    app.include_router(api.router)
+    # first, the operator's probes last. Their routes go in the app's own list: they already hold their whole
+    # paths and the routers add nothing when included, and an included router (FastAPI 0.165) matches every
+    # request against its routes twice, behind two wrappers (tests/bench/RESULTS.md, 2026-11-30 day).
+    for router in (api.router, pages.router, ws.router, ops.router):
+        app.router.routes.extend(router.routes)
     api.complete_openapi(app)
-    app.include_router(pages.router)
-    app.include_router(ws.router)
-    app.include_router(ops.router)
 
     @app.get("/docs", include_in_schema=False)
     async def docs() -> Response:
