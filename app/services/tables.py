@@ -378,12 +378,14 @@ def _snapshot_rows(conn: Any, table_id: str, known_version: int | None = None) -
     return row, conn.execute(_SEATS_SQL, {"id": table_id}).all(), conn.execute(_CHANGES_SQL, {"id": table_id}).all()
 
 
+_COMMITTED_SQL = select(TABLES.c.id, TABLES.c.version, TABLES.c.rematch_id).where(TABLES_AMONG)
+
+
 def _committed_rows(conn: Any, table_ids: list[str]) -> dict[str, tuple[int, str | None]]:
     """The version and the rematch of each of these tables as committed (`TablesService.committed`)."""
     found: dict[str, tuple[int, str | None]] = {}
     for start in range(0, len(table_ids), 500):  # (well under any database's limit of bound parameters)
-        rows = conn.execute(select(TABLES.c.id, TABLES.c.version, TABLES.c.rematch_id)
-                            .where(TABLES.c.id.in_(table_ids[start:start + 500])))
+        rows = conn.execute(_COMMITTED_SQL, {"ids": table_ids[start:start + 500]})
         found.update((row.id, (row.version, row.rematch_id)) for row in rows)
     return found
 

@@ -170,6 +170,39 @@ async def test_the_cycle_collector_runs_once_the_last_socket_of_the_server_close
         assert freed() is None, "the server had no table open, and the cycle collector did not run"
 
 
+async def test_the_hubs_round_leaves_nothing_to_the_cycle_collector(server):
+    """The hub's presence round (every heartbeat: 1 s here) reads the version of every table watched here in one
+    statement (`Hub.presence_round`): made anew at every round, with the tables' ids as its own parameters, it
+    left them to the cycle collector, every round, for as long as any table was watched."""
+    base, _app = server
+    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+        table = await create_full(client)
+    sock = _raw_socket(base, f"/ws/tables/{table.id}?spectate={table.spectate}")
+
+    def watch(seconds: float) -> None:  # the table watched through rounds, its socket alive (its pings)
+        for _ in range(int(seconds / 0.5)):
+            _send_text(sock, '{"type":"ping"}')
+            time.sleep(0.5)
+
+    try:
+        watch(2.5)  # (what is made once: the statement compiled)
+        gc.collect()
+        gc.disable()
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        try:
+            watch(2.5)
+            gc.collect()
+            left = Counter(f"{type(o).__module__}.{type(o).__qualname__}" for o in gc.garbage
+                           if type(o).__module__.partition(".")[0] in SERVING)
+        finally:
+            gc.garbage.clear()
+            gc.set_debug(0)
+            gc.enable()
+    finally:
+        _close(sock)
+    assert not left, left.most_common(8)
+
+
 def _raw_socket(base: str, path: str, cookie: str = "") -> socket.socket:
     """A websocket opened by hand on a plain socket (a client of no library, which leaves no garbage of its
     own), once the server answered its upgrade and sent its first message."""
@@ -183,6 +216,12 @@ def _raw_socket(base: str, path: str, cookie: str = "") -> socket.socket:
         answer += sock.recv(65536)
     assert answer.startswith(b"HTTP/1.1 101"), answer[:200]
     return sock
+
+
+def _send_text(sock: socket.socket, text: str) -> None:
+    """A text message on a `_raw_socket` (masked, as a client sends it; under 126 bytes)."""
+    data, mask = text.encode(), os.urandom(4)
+    sock.sendall(bytes([0x81, 0x80 | len(data)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data)))
 
 
 def _close(sock: socket.socket) -> None:
