@@ -155,6 +155,22 @@ def play_a_while(site: SiteServer, table_id: str, token: str, moves: int, rng: r
     wait_for_turn(site, table_id, token)
 
 
+def play_until(site: SiteServer, table_id: str, token: str, rng: random.Random, wanted, moves: int = 300) -> bool:
+    """The player's random moves (as `play_a_while`) until, at the player's turn, the view is `wanted` (True), or
+    the game ends first (False)."""
+    for _ in range(moves):
+        version, seen = wait_for_turn(site, table_id, token)
+        if wanted(seen["game"]):
+            return True
+        if seen["game"]["finished"]:
+            return False
+        actions = [a for a in seen["game"]["legal_actions"] if a["type"] != "undo"]
+        r = site.http.post(f"/api/tables/{table_id}/actions", json={"version": version, "action": rng.choice(actions)},
+                           headers={"Authorization": f"Bearer {token}"})
+        assert r.status_code in (200, 409), r.text
+    raise AssertionError(f"{table_id}: neither the state wanted nor the game's end within {moves} moves")
+
+
 def wait_finished(site: SiteServer, table_id: str, timeout: float = 240) -> None:
     deadline = time.monotonic() + timeout
     while site.http.get(f"/api/tables/{table_id}").json()["status"] != "finished":
@@ -189,6 +205,18 @@ def pages(quick_site: SiteServer) -> dict[str, tuple[str, str | None, str | None
             token = join(site, created, "Livia")
             play_a_while(site, created["id"], token, moves, rng)
             found["-".join(filter(None, ("table", slug, state)))] = (f"/t/{created['id']}", created["id"], token)
+    # Ave César's settling, a lot already gone to a player (set back) beside the lots still to sell: at the
+    # player's turn as the auctioneer, which a game may end without (a few tables are tried).
+    for _ in range(5):
+        created = site.http.post("/api/tables", json={"game": "ave_cesar", "players": 3,
+                                                      "bots": {"1": "novice", "2": "novice"}}).json()
+        token = join(site, created, "Livia")
+        if play_until(site, created["id"], token, rng, lambda game: any(
+                lot["to"] is not None for lot in (game["auction"] or {}).get("lots", ()))):
+            found["table-ave_cesar-settling"] = (f"/t/{created['id']}", created["id"], token)
+            break
+    else:
+        raise AssertionError("no Ave César table reached a settling with a lot gone in five games")
     for slug, (table_id, token) in ends.items():
         wait_finished(site, table_id)
         found[f"end-{slug}"] = (f"/t/{table_id}", table_id, token)
