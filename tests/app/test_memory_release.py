@@ -19,6 +19,7 @@ import time
 import weakref
 from collections import Counter
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 import httpx
@@ -186,21 +187,30 @@ async def test_the_hubs_round_leaves_nothing_to_the_cycle_collector(server):
 
     try:
         watch(2.5)  # (what is made once: the statement compiled)
-        gc.collect()
-        gc.disable()
-        gc.set_debug(gc.DEBUG_SAVEALL)
-        try:
+        with left_to_the_collector() as left:
             watch(2.5)
-            gc.collect()
-            left = Counter(f"{type(o).__module__}.{type(o).__qualname__}" for o in gc.garbage
-                           if type(o).__module__.partition(".")[0] in SERVING)
-        finally:
-            gc.garbage.clear()
-            gc.set_debug(0)
-            gc.enable()
     finally:
         _close(sock)
     assert not left, left.most_common(8)
+
+
+@contextmanager
+def left_to_the_collector() -> Iterator[Counter[str]]:
+    """What the serving packages left to the cycle collector (by type) while the block ran: the collector is held
+    off meanwhile, and what a collection at the end finds is counted."""
+    left: Counter[str] = Counter()
+    gc.collect()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)  # (the collections the server makes meanwhile keep what they find too)
+    try:
+        yield left
+        gc.collect()
+        left.update(f"{type(o).__module__}.{type(o).__qualname__}" for o in gc.garbage
+                    if type(o).__module__.partition(".")[0] in SERVING)
+    finally:
+        gc.garbage.clear()
+        gc.set_debug(0)
+        gc.enable()
 
 
 def _raw_socket(base: str, path: str, cookie: str = "") -> socket.socket:
@@ -292,17 +302,7 @@ async def test_pages_sockets_and_moves_leave_nothing_to_the_cycle_collector(serv
             time.sleep(0.05)
 
     visit()  # (what is made once: templates compiled, statements cached)
-    gc.collect()
-    gc.disable()
-    gc.set_debug(gc.DEBUG_SAVEALL)  # (the collections the server makes meanwhile keep what they find too)
-    try:
+    with left_to_the_collector() as left:
         visit()
-        gc.collect()
-        left = Counter(f"{type(o).__module__}.{type(o).__qualname__}" for o in gc.garbage
-                       if type(o).__module__.partition(".")[0] in SERVING)
-    finally:
-        gc.garbage.clear()
-        gc.set_debug(0)
-        gc.enable()
     assert not left, left.most_common(8)
 
