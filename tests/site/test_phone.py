@@ -141,6 +141,14 @@ def wait_for_turn(site: SiteServer, table_id: str, token: str, timeout: float = 
         time.sleep(0.05)
 
 
+def random_move(site: SiteServer, table_id: str, token: str, version: int, game: dict, rng: random.Random) -> None:
+    """One of the player's legal moves at random, never taking one back."""
+    actions = [a for a in game["legal_actions"] if a["type"] != "undo"]
+    r = site.http.post(f"/api/tables/{table_id}/actions", json={"version": version, "action": rng.choice(actions)},
+                       headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code in (200, 409), r.text  # 409: a bot moved in between; the next round looks again
+
+
 def play_a_while(site: SiteServer, table_id: str, token: str, moves: int, rng: random.Random) -> None:
     """The player's own moves, chosen at random among the legal ones (never taking one back); the page is
     measured when the game waits for the player again."""
@@ -148,10 +156,7 @@ def play_a_while(site: SiteServer, table_id: str, token: str, moves: int, rng: r
         version, seen = wait_for_turn(site, table_id, token)
         if seen["game"]["finished"]:
             return
-        actions = [a for a in seen["game"]["legal_actions"] if a["type"] != "undo"]
-        r = site.http.post(f"/api/tables/{table_id}/actions", json={"version": version, "action": rng.choice(actions)},
-                           headers={"Authorization": f"Bearer {token}"})
-        assert r.status_code in (200, 409), r.text  # 409: a bot moved in between; the next round looks again
+        random_move(site, table_id, token, version, seen["game"], rng)
     wait_for_turn(site, table_id, token)
 
 
@@ -164,10 +169,7 @@ def play_until(site: SiteServer, table_id: str, token: str, rng: random.Random, 
             return True
         if seen["game"]["finished"]:
             return False
-        actions = [a for a in seen["game"]["legal_actions"] if a["type"] != "undo"]
-        r = site.http.post(f"/api/tables/{table_id}/actions", json={"version": version, "action": rng.choice(actions)},
-                           headers={"Authorization": f"Bearer {token}"})
-        assert r.status_code in (200, 409), r.text
+        random_move(site, table_id, token, version, seen["game"], rng)
     raise AssertionError(f"{table_id}: neither the state wanted nor the game's end within {moves} moves")
 
 
